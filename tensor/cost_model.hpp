@@ -1,0 +1,45 @@
+// The cost-model interface: the estimated run time of one operator instance, and of a graph as
+// the sum over its operators. Weight-only subgraphs are pre-computed (TASO's rule) and cost
+// nothing; inputs, weights and views (reshape, split, ...) cost nothing.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tensor/attr.hpp"
+#include "tensor/graph.hpp"
+#include "tensor/op.hpp"
+#include "tensor/tensor_type.hpp"
+
+namespace mctsat::tensor {
+
+// One operator with concrete input/output types: what a cost model prices. The e-graph builds
+// these for e-nodes without building a Graph.
+struct OpInstance {
+  Op op;
+  std::span<const TensorType> inputs;
+  const Attrs& attrs;
+  std::span<const TensorType> outputs;
+};
+
+class CostModel {
+ public:
+  virtual ~CostModel() = default;
+  // Estimated time in milliseconds (0 for views). Throws mctsat::Error when it cannot price it.
+  virtual double cost(const OpInstance& instance) const = 0;
+  virtual std::string name() const = 0;
+};
+
+struct NodeCost {
+  NodeId node;
+  double cost_ms;
+};
+
+// Per-node costs of a validated graph (weight-only nodes and views cost 0), in node order.
+std::vector<NodeCost> node_costs(const Graph& graph, const CostModel& model);
+// Sum of node_costs.
+double graph_cost(const Graph& graph, const CostModel& model);
+
+}  // namespace mctsat::tensor

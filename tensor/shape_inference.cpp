@@ -1,0 +1,150 @@
+// Concrete instantiation of the shape functions (int64_t dimensions) and signature checks.
+#include "tensor/shape_inference.hpp"
+
+#include <fmt/format.h>
+
+#include "tensor/shape_functions.hpp"
+
+namespace mctsat::tensor {
+namespace {
+
+// The context of shape_functions.hpp for concrete dimensions: the first failed requirement's
+// message is kept.
+struct ConcreteShapeContext {
+  using Dim = std::int64_t;
+  using Bool = bool;
+  std::string error;
+
+  template <class Message>
+  bool require(bool condition, Message&& message) {
+    if (!condition && error.empty()) error = message();
+    return condition;
+  }
+  template <class Message>
+  bool fail(Message&& message) {
+    return require(false, std::forward<Message>(message));
+  }
+  static Dim lit(std::int64_t value) { return value; }
+  static Dim select(bool condition, Dim a, Dim b) { return condition ? a : b; }
+  static Dim div(Dim a, Dim b) { return b == 0 ? 0 : a / b; }
+  static Dim mod(Dim a, Dim b) { return b == 0 ? 1 : a % b; }
+  static Dim pick(const std::vector<Dim>& values, Dim index) {
+    return index >= 0 && static_cast<std::size_t>(index) < values.size() ? values[static_cast<std::size_t>(index)] : 0;
+  }
+  static std::string show(Dim value) { return std::to_string(value); }
+};
+
+std::string kind_name(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::kTensor:
+      return "tensor";
+    case ParamKind::kInt:
+      return "integer";
+    case ParamKind::kInts:
+      return "integer list";
+    default:
+      return "number";
+  }
+}
+
+std::string check_arity(const OpSignature& sig, std::size_t tensor_inputs, const Attrs& attrs) {
+  const std::size_t want = sig.tensor_count();
+  if (sig.variadic() ? tensor_inputs < want : tensor_inputs != want)
+    return fmt::format("{} takes {}{} tensor input{}, got {}", sig.name, sig.variadic() ? "at least " : "", want,
+                       want == 1 ? "" : "s", tensor_inputs);
+  if (attrs.size() != sig.attr_count())
+    return fmt::format("{} takes {} attribute{}, got {}", sig.name, sig.attr_count(),
+                       sig.attr_count() == 1 ? "" : "s", attrs.size());
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    const Param& param = sig.attr(i);
+    if (attr_kind(attrs[i]) != param.kind)
+      return fmt::format("{} attribute {} must be an {}, got {}", sig.name, param.name, kind_name(param.kind),
+                         attr_string(attrs[i]));
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::int64_t> encode_output_types(std::span<const TensorType> types) {
+  std::vector<std::int64_t> encoded;
+  for (const auto& type : types) {
+    encoded.push_back(static_cast<std::int64_t>(type.dtype));
+    encoded.push_back(static_cast<std::int64_t>(type.shape.size()));
+    encoded.insert(encoded.end(), type.shape.begin(), type.shape.end());
+  }
+  return encoded;
+}
+
+bool decode_output_types(std::span<const std::int64_t> encoded, std::vector<TensorType>& types,
+                         std::string& error) {
+  types.clear();
+  std::size_t i = 0;
+  while (i < encoded.size()) {
+    if (i + 2 > encoded.size() || encoded[i] < 0 || encoded[i] > static_cast<std::int64_t>(DType::kBool) ||
+        encoded[i + 1] < 0 || i + 2 + static_cast<std::size_t>(encoded[i + 1]) > encoded.size()) {
+      error = fmt::format("output_shapes is malformed at entry {} (expected dtype, rank, dims...)", i);
+      return false;
+    }
+    TensorType type;
+    type.dtype = static_cast<DType>(encoded[i]);
+    type.shape.assign(encoded.begin() + static_cast<std::ptrdiff_t>(i + 2),
+                      encoded.begin() + static_cast<std::ptrdiff_t>(i + 2 + static_cast<std::size_t>(encoded[i + 1])));
+    for (auto d : type.shape) {
+      if (d <= 0) {
+        error = fmt::format("output_shapes holds a non-positive dimension {}", d);
+        return false;
+      }
+    }
+    types.push_back(std::move(type));
+    i += 2 + static_cast<std::size_t>(encoded[i + 1]);
+  }
+  if (types.empty()) {
+    error = "output_shapes describes no output";
+    return false;
+  }
+  return true;
+}
+
+InferResult infer_types(Op op, std::span<const TensorType> inputs, const Attrs& attrs, DType leaf_dtype) {
+  InferResult result;
+  const OpSignature& sig = signature(op);
+  result.error = check_arity(sig, inputs.size(), attrs);
+  if (!result.ok()) return result;
+
+  if (op == Op::kOpaque) {
+    if (!decode_output_types(attr_ints(attrs[1]), result.outputs, result.error)) result.outputs.clear();
+    return result;
+  }
+
+  std::vector<Shape> input_shapes;
+  input_shapes.reserve(inputs.size());
+  for (const auto& t : inputs) input_shapes.push_back(t.shape);
+  std::vector<std::vector<std::int64_t>> attr_dims;
+  attr_dims.reserve(attrs.size());
+  for (const auto& a : attrs) {
+    switch (attr_kind(a)) {
+      case ParamKind::kInt:
+        attr_dims.push_back({attr_int(a)});
+        break;
+      case ParamKind::kInts:
+        attr_dims.push_back(attr_ints(a));
+        break;
+      default:
+        attr_dims.emplace_back();
+    }
+  }
+
+  ConcreteShapeContext ctx;
+  std::vector<Shape> shapes;
+  if (!infer_output_shapes(ctx, op, std::span<const Shape>(input_shapes),
+                           std::span<const std::vector<std::int64_t>>(attr_dims), shapes)) {
+    result.error = fmt::format("{}: {}", sig.name, ctx.error);
+    return result;
+  }
+  const DType dtype = inputs.empty() ? leaf_dtype : inputs[0].dtype;
+  for (auto& shape : shapes) result.outputs.push_back({std::move(shape), dtype});
+  return result;
+}
+
+}  // namespace mctsat::tensor

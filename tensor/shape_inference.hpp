@@ -1,0 +1,31 @@
+// Concrete shape and type inference for one operator: checks the signature (arity, attribute
+// kinds), runs the operator's shape function over int64_t, and says precisely what is wrong.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tensor/attr.hpp"
+#include "tensor/op.hpp"
+#include "tensor/tensor_type.hpp"
+
+namespace mctsat::tensor {
+
+struct InferResult {
+  std::vector<TensorType> outputs;
+  std::string error;  // empty on success
+  bool ok() const { return error.empty(); }
+};
+
+// `leaf_dtype` is the element type of input and weight nodes (other operators take their first
+// input's element type; opaque operators record theirs).
+InferResult infer_types(Op op, std::span<const TensorType> inputs, const Attrs& attrs,
+                        DType leaf_dtype = DType::kFloat32);
+
+// The output_shapes attribute of opaque operators: per output, its dtype code, rank and dims.
+std::vector<std::int64_t> encode_output_types(std::span<const TensorType> types);
+bool decode_output_types(std::span<const std::int64_t> encoded, std::vector<TensorType>& types,
+                         std::string& error);
+
+}  // namespace mctsat::tensor
