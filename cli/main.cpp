@@ -1,19 +1,28 @@
-// The mctsat command line: one subcommand per capability (see cli/commands.hpp).
+// The mctsat command line: parses the subcommand and reports user errors as
+// `file:line:col: error: ...` with a non-zero exit status.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/commands.hpp"
 #include "support/error.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"mctsat: tensor-graph superoptimization by equality saturation and Monte Carlo tree search"};
+  CLI::App app{
+      "mctsat: tensor-graph superoptimization by equality saturation and Monte Carlo tree search"};
   app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Print help for every subcommand");
+  mctsat::cli::add_show_command(app);
+  mctsat::cli::add_convert_command(app);
+  mctsat::cli::add_run_command(app);
+  mctsat::cli::add_zoo_command(app);
+  mctsat::cli::add_devices_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const mctsat::Error& e) {
-    std::cerr << e.what() << '\n';
+    std::cerr << "mctsat: " << e.what() << '\n';
     return 1;
   }
   return 0;

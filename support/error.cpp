@@ -14,16 +14,20 @@ std::string SourceLocation::to_string() const {
     out += fmt::format(":{}", line);
     if (column > 0) out += fmt::format(":{}", column);
   }
-  if (!node.empty()) out += out.empty() ? fmt::format("node '{}'", node) : fmt::format(" (node '{}')", node);
+  if (!node.empty())
+    out += out.empty() ? fmt::format("node '{}'", node) : fmt::format(" (node '{}')", node);
   return out;
 }
 
 Error::Error(std::string message, SourceLocation where)
-    : std::runtime_error(format(message, where)), message_(std::move(message)), where_(std::move(where)) {}
+    : std::runtime_error(format(message, where)),
+      message_(std::move(message)),
+      where_(std::move(where)) {}
 
 std::string Error::format(const std::string& message, const SourceLocation& where) {
   std::string place = where.to_string();
-  return place.empty() ? fmt::format("error: {}", message) : fmt::format("{}: error: {}", place, message);
+  return place.empty() ? fmt::format("error: {}", message)
+                       : fmt::format("{}: error: {}", place, message);
 }
 
 Error Error::located(const SourceLocation& outer) const {

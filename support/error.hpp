@@ -1,5 +1,6 @@
 // The one error type for user input (rule files, models, configs, command lines): it says where the
-// problem is (file, line, column, node name) and what it is, and formats as `file:line:col: error:`.
+// problem is (file, line, column, node name) and what it is, and formats as `file:line:col:
+// error:`.
 #pragma once
 
 #include <cstdint>

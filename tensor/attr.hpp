@@ -17,10 +17,14 @@ using Attrs = std::vector<Attr>;
 ParamKind attr_kind(const Attr& attr);
 std::string attr_string(const Attr& attr);  // "3", "[1,0,2]", "0.5"
 
-inline std::int64_t attr_int(const Attr& attr) { return std::get<std::int64_t>(attr); }
+inline std::int64_t attr_int(const Attr& attr) {
+  return std::get<std::int64_t>(attr);
+}
 inline const std::vector<std::int64_t>& attr_ints(const Attr& attr) {
   return std::get<std::vector<std::int64_t>>(attr);
 }
-inline double attr_float(const Attr& attr) { return std::get<double>(attr); }
+inline double attr_float(const Attr& attr) {
+  return std::get<double>(attr);
+}
 
 }  // namespace mctsat::tensor

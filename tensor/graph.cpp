@@ -4,9 +4,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <fmt/format.h>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/depth_first_search.hpp>
-#include <fmt/format.h>
 
 #include "support/error.hpp"
 #include "tensor/shape_inference.hpp"
@@ -26,7 +26,9 @@ class TopologicalVisitor : public boost::default_dfs_visitor {
   void back_edge(Edge edge, const BoostGraph& graph) const {
     if (!on_cycle_) on_cycle_ = static_cast<NodeId>(boost::target(edge, graph));
   }
-  void finish_vertex(Vertex vertex, const BoostGraph&) const { finished_.push_back(static_cast<NodeId>(vertex)); }
+  void finish_vertex(Vertex vertex, const BoostGraph&) const {
+    finished_.push_back(static_cast<NodeId>(vertex));
+  }
 
  private:
   std::vector<NodeId>& finished_;
@@ -37,6 +39,17 @@ Error node_error(const Node& node, std::string message) {
   return Error(std::move(message), SourceLocation::at_node(node.name));
 }
 
+// Says which recorded output type differs from the inferred one (or that their counts differ).
+std::string output_mismatch(const std::vector<TensorType>& recorded,
+                            const std::vector<TensorType>& inferred) {
+  if (recorded.size() != inferred.size())
+    return fmt::format("{} output type(s) recorded, {} inferred", recorded.size(), inferred.size());
+  std::size_t k = 0;
+  while (k < recorded.size() && recorded[k] == inferred[k]) ++k;
+  return fmt::format("recorded type {} of output {} disagrees with the inferred {}",
+                     type_string(recorded[k]), k, type_string(inferred[k]));
+}
+
 }  // namespace
 
 NodeId Graph::add_node(Node node) {
@@ -44,7 +57,9 @@ NodeId Graph::add_node(Node node) {
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
-void Graph::add_output(std::string name, TensorRef tensor) { outputs_.push_back({std::move(name), tensor}); }
+void Graph::add_output(std::string name, TensorRef tensor) {
+  outputs_.push_back({std::move(name), tensor});
+}
 
 std::optional<NodeId> Graph::find(std::string_view name) const {
   for (NodeId id = 0; id < nodes_.size(); ++id) {
@@ -72,11 +87,14 @@ std::vector<NodeId> Graph::topological_order() const {
 
 void Graph::infer_and_validate() {
   std::unordered_set<std::string_view> names;
-  for (const Node& node : nodes_) {
-    if (node.name.empty()) throw Error(fmt::format("a {} node has no name", op_name(node.op)));
+  for (NodeId id = 0; id < nodes_.size(); ++id) {
+    const Node& node = nodes_[id];
+    if (node.name.empty())
+      throw Error(fmt::format("node #{} ({}) has no name", id, op_name(node.op)));
     if (!names.insert(node.name).second) throw node_error(node, "two nodes have this name");
     for (const TensorRef& in : node.inputs) {
-      if (in.node >= nodes_.size()) throw node_error(node, fmt::format("input refers to missing node #{}", in.node));
+      if (in.node >= nodes_.size())
+        throw node_error(node, fmt::format("input refers to missing node #{}", in.node));
     }
   }
   for (NodeId id : topological_order()) {
@@ -86,18 +104,18 @@ void Graph::infer_and_validate() {
     for (const TensorRef& in : node.inputs) {
       const Node& producer = nodes_[in.node];
       if (in.output >= producer.outputs.size())
-        throw node_error(node, fmt::format("input '{}' has {} output(s), output {} was asked for", producer.name,
-                                           producer.outputs.size(), in.output));
+        throw node_error(node, fmt::format("input '{}' has {} output(s), output {} was asked for",
+                                           producer.name, producer.outputs.size(), in.output));
       input_types.push_back(producer.outputs[in.output]);
     }
     InferResult inferred = infer_types(node.op, input_types, node.attrs, node.leaf_dtype);
     if (!inferred.ok()) throw node_error(node, inferred.error);
     if (!node.outputs.empty() && node.outputs != inferred.outputs)
-      throw node_error(node, fmt::format("recorded output type {} disagrees with the inferred {}",
-                                         type_string(node.outputs[0]), type_string(inferred.outputs[0])));
+      throw node_error(node, output_mismatch(node.outputs, inferred.outputs));
     node.outputs = std::move(inferred.outputs);
-    if (node.value && (node.op != Op::kWeight || node.value->shape != node.outputs[0].shape ||
-                       node.value->data.size() != static_cast<std::size_t>(numel(node.value->shape))))
+    if (node.value &&
+        (node.op != Op::kWeight || node.value->shape != node.outputs[0].shape ||
+         node.value->data.size() != static_cast<std::size_t>(numel(node.value->shape))))
       throw node_error(node, fmt::format("values of shape {} do not fit a {} of type {}",
                                          shape_string(node.value->shape), op_name(node.op),
                                          type_string(node.outputs[0])));
@@ -107,8 +125,10 @@ void Graph::infer_and_validate() {
   }
   std::unordered_set<std::string_view> output_names;
   for (const GraphOutput& out : outputs_) {
-    if (!output_names.insert(out.name).second) throw Error(fmt::format("two graph outputs are named '{}'", out.name));
-    if (out.tensor.node >= nodes_.size() || out.tensor.output >= nodes_[out.tensor.node].outputs.size())
+    if (!output_names.insert(out.name).second)
+      throw Error(fmt::format("two graph outputs are named '{}'", out.name));
+    if (out.tensor.node >= nodes_.size() ||
+        out.tensor.output >= nodes_[out.tensor.node].outputs.size())
       throw Error(fmt::format("graph output '{}' refers to a missing tensor", out.name));
   }
   if (outputs_.empty()) throw Error("the graph has no outputs");

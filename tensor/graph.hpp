@@ -37,9 +37,9 @@ struct Node {
   std::vector<TensorRef> inputs;
   Attrs attrs;
   std::vector<TensorType> outputs;           // filled by shape inference
-  std::shared_ptr<const Tensor> value;        // weights: values if known
-  std::shared_ptr<const OpaqueInfo> opaque;   // opaque operators only
-  DType leaf_dtype = DType::kFloat32;         // element type of inputs and weights
+  std::shared_ptr<const Tensor> value;       // weights: values if known
+  std::shared_ptr<const OpaqueInfo> opaque;  // opaque operators only
+  DType leaf_dtype = DType::kFloat32;        // element type of inputs and weights
 };
 
 struct GraphOutput {
@@ -60,7 +60,9 @@ class Graph {
   std::size_t size() const { return nodes_.size(); }
 
   std::optional<NodeId> find(std::string_view name) const;
-  const TensorType& type_of(TensorRef ref) const { return nodes_.at(ref.node).outputs.at(ref.output); }
+  const TensorType& type_of(TensorRef ref) const {
+    return nodes_.at(ref.node).outputs.at(ref.output);
+  }
 
   // Checks the whole graph and fills every node's output types: unique non-empty names, inputs
   // that exist, no cycle, every node accepted by its operator's shape function (recorded output

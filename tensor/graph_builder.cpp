@@ -16,7 +16,8 @@ std::string GraphBuilder::fresh_name(Op op) {
   return name;
 }
 
-std::vector<TensorRef> GraphBuilder::add(Op op, std::vector<TensorRef> inputs, Attrs attrs, std::string name) {
+std::vector<TensorRef> GraphBuilder::add(Op op, std::vector<TensorRef> inputs, Attrs attrs,
+                                         std::string name) {
   Node node;
   node.name = name.empty() ? fresh_name(op) : std::move(name);
   node.op = op;
@@ -52,7 +53,8 @@ TensorRef GraphBuilder::input(std::string name, Shape shape, DType dtype) {
 
 TensorRef GraphBuilder::weight(std::string name, Shape shape, std::shared_ptr<const Tensor> value) {
   if (value && value->shape != shape)
-    throw Error(fmt::format("weight values have shape {}, declared {}", shape_string(value->shape), shape_string(shape)),
+    throw Error(fmt::format("weight values have shape {}, declared {}", shape_string(value->shape),
+                            shape_string(shape)),
                 SourceLocation::at_node(name));
   const TensorRef ref = add1(Op::kWeight, {}, {std::move(shape)}, std::move(name));
   graph_.nodes()[ref.node].value = std::move(value);
@@ -63,8 +65,8 @@ TensorRef GraphBuilder::matmul(TensorRef a, TensorRef b, Activation act) {
   return add1(Op::kMatmul, {a, b}, {static_cast<std::int64_t>(act)});
 }
 
-TensorRef GraphBuilder::conv2d(TensorRef x, TensorRef w, std::int64_t stride_h, std::int64_t stride_w, Padding pad,
-                               Activation act) {
+TensorRef GraphBuilder::conv2d(TensorRef x, TensorRef w, std::int64_t stride_h,
+                               std::int64_t stride_w, Padding pad, Activation act) {
   return add1(Op::kConv2d, {x, w},
               {stride_h, stride_w, static_cast<std::int64_t>(pad), static_cast<std::int64_t>(act)});
 }
@@ -73,28 +75,37 @@ TensorRef GraphBuilder::transpose(TensorRef x, std::vector<std::int64_t> perm) {
   return add1(Op::kTranspose, {x}, {std::move(perm)});
 }
 
-TensorRef GraphBuilder::reshape(TensorRef x, Shape shape) { return add1(Op::kReshape, {x}, {std::move(shape)}); }
+TensorRef GraphBuilder::reshape(TensorRef x, Shape shape) {
+  return add1(Op::kReshape, {x}, {std::move(shape)});
+}
 
-TensorRef GraphBuilder::pool(Op op, TensorRef x, std::int64_t kernel_h, std::int64_t kernel_w, std::int64_t stride_h,
-                             std::int64_t stride_w, Padding pad, Activation act) {
+TensorRef GraphBuilder::pool(Op op, TensorRef x, std::int64_t kernel_h, std::int64_t kernel_w,
+                             std::int64_t stride_h, std::int64_t stride_w, Padding pad,
+                             Activation act) {
   return add1(op, {x},
-              {kernel_h, kernel_w, stride_h, stride_w, static_cast<std::int64_t>(pad), static_cast<std::int64_t>(act)});
+              {kernel_h, kernel_w, stride_h, stride_w, static_cast<std::int64_t>(pad),
+               static_cast<std::int64_t>(act)});
 }
 
 TensorRef GraphBuilder::concat(std::int64_t axis, std::vector<TensorRef> inputs) {
-  const auto ndim = inputs.empty() ? std::int64_t{0} : static_cast<std::int64_t>(type_of(inputs[0]).shape.size());
+  const auto ndim =
+      inputs.empty() ? std::int64_t{0} : static_cast<std::int64_t>(type_of(inputs[0]).shape.size());
   return add1(Op::kConcat, std::move(inputs), {axis, ndim});
 }
 
-std::vector<TensorRef> GraphBuilder::split(TensorRef x, std::int64_t axis, std::vector<std::int64_t> sizes) {
+std::vector<TensorRef> GraphBuilder::split(TensorRef x, std::int64_t axis,
+                                           std::vector<std::int64_t> sizes) {
   return add(Op::kSplit, {x}, {axis, std::move(sizes)});
 }
 
-TensorRef GraphBuilder::batchnorm(TensorRef x, TensorRef scale, TensorRef bias, TensorRef mean, TensorRef var) {
+TensorRef GraphBuilder::batchnorm(TensorRef x, TensorRef scale, TensorRef bias, TensorRef mean,
+                                  TensorRef var) {
   return add1(Op::kBatchNorm, {x, scale, bias, mean, var}, {});
 }
 
-void GraphBuilder::output(std::string name, TensorRef tensor) { graph_.add_output(std::move(name), tensor); }
+void GraphBuilder::output(std::string name, TensorRef tensor) {
+  graph_.add_output(std::move(name), tensor);
+}
 
 Graph GraphBuilder::finish() && {
   graph_.infer_and_validate();

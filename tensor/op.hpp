@@ -11,19 +11,19 @@
 namespace mctsat::tensor {
 
 enum class Op : std::uint8_t {
-  kInput,          // graph input: shape attribute, named
-  kWeight,         // parameter tensor: shape attribute, named, values optional
-  kMatmul,         // act a b: (batched) matrix product with fused activation
-  kConv2d,         // stride_h stride_w pad act x w: NCHW convolution, groups = C_in / w.dim(1)
-  kEwAdd,          // a b: elementwise with numpy broadcasting
+  kInput,   // graph input: shape attribute, named
+  kWeight,  // parameter tensor: shape attribute, named, values optional
+  kMatmul,  // act a b: (batched) matrix product with fused activation
+  kConv2d,  // stride_h stride_w pad act x w: NCHW convolution, groups = C_in / w.dim(1)
+  kEwAdd,   // a b: elementwise with numpy broadcasting
   kEwMul,
   kEwSub,
   kEwDiv,
-  kSmul,           // x s: multiply by a one-element tensor
+  kSmul,  // x s: multiply by a one-element tensor
   kRelu,
   kTanh,
   kSigmoid,
-  kDropout,        // identity at inference
+  kDropout,  // identity at inference
   kIdentity,
   kTranspose,      // x perm
   kReshape,        // x shape (fully resolved target shape)
@@ -81,6 +81,8 @@ struct OpSignature {
 const OpSignature& signature(Op op);
 std::span<const OpSignature> all_signatures();
 std::optional<Op> find_op(std::string_view name);
-inline std::string_view op_name(Op op) { return signature(op).name; }
+inline std::string_view op_name(Op op) {
+  return signature(op).name;
+}
 
 }  // namespace mctsat::tensor

@@ -13,21 +13,33 @@ constexpr std::int64_t kMaxRank = 8;
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 20;  // bound for strides, kernels, counts
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
-constexpr Param tensor(std::string_view name) { return {name, ParamKind::kTensor}; }
-constexpr Param tensors(std::string_view name) { return {name, ParamKind::kTensor, 0, 0, true}; }
+constexpr Param tensor(std::string_view name) {
+  return {name, ParamKind::kTensor};
+}
+constexpr Param tensors(std::string_view name) {
+  return {name, ParamKind::kTensor, 0, 0, true};
+}
 constexpr Param integer(std::string_view name, std::int64_t min, std::int64_t max) {
   return {name, ParamKind::kInt, min, max};
 }
-constexpr Param ints(std::string_view name) { return {name, ParamKind::kInts}; }
-constexpr Param real(std::string_view name) { return {name, ParamKind::kFloat}; }
+constexpr Param ints(std::string_view name) {
+  return {name, ParamKind::kInts};
+}
+constexpr Param real(std::string_view name) {
+  return {name, ParamKind::kFloat};
+}
 
 constexpr Param kAct = integer("act", 0, 3);
 constexpr Param kPad = integer("pad", 0, 1);
 
 constexpr std::array kLeafParams = {ints("shape")};
 constexpr std::array kMatmulParams = {kAct, tensor("a"), tensor("b")};
-constexpr std::array kConvParams = {integer("stride_h", 1, kMaxSize), integer("stride_w", 1, kMaxSize),
-                                    kPad, kAct, tensor("x"), tensor("w")};
+constexpr std::array kConvParams = {integer("stride_h", 1, kMaxSize),
+                                    integer("stride_w", 1, kMaxSize),
+                                    kPad,
+                                    kAct,
+                                    tensor("x"),
+                                    tensor("w")};
 constexpr std::array kBinaryParams = {tensor("a"), tensor("b")};
 constexpr std::array kSmulParams = {tensor("x"), tensor("s")};
 constexpr std::array kUnaryParams = {tensor("x")};
@@ -42,21 +54,23 @@ constexpr std::array kPoolParams = {tensor("x"),
                                     integer("stride_w", 1, kMaxSize),
                                     kPad,
                                     kAct};
-constexpr std::array kConcatParams = {integer("axis", 0, kMaxRank - 1), integer("ndim", 1, kMaxRank),
-                                      tensors("inputs")};
+constexpr std::array kConcatParams = {integer("axis", 0, kMaxRank - 1),
+                                      integer("ndim", 1, kMaxRank), tensors("inputs")};
 constexpr std::array kSplitParams = {integer("axis", 0, kMaxRank - 1), ints("sizes"), tensor("x")};
 constexpr std::array kMergeParams = {tensor("w"), integer("count", 1, kMaxSize)};
-constexpr std::array kBatchNormParams = {tensor("x"), tensor("scale"), tensor("bias"), tensor("mean"),
-                                         tensor("var")};
+constexpr std::array kBatchNormParams = {tensor("x"), tensor("scale"), tensor("bias"),
+                                         tensor("mean"), tensor("var")};
 constexpr std::array kSoftmaxParams = {integer("axis", 0, kMaxRank - 1), tensor("x")};
 constexpr std::array kClipParams = {real("min"), real("max"), tensor("x")};
-constexpr std::array kOpaqueParams = {integer("id", 0, kMaxId), ints("output_shapes"), tensors("inputs")};
+constexpr std::array kOpaqueParams = {integer("id", 0, kMaxId), ints("output_shapes"),
+                                      tensors("inputs")};
 
 constexpr std::array<OpSignature, kOpCount> kSignatures = {{
     {Op::kInput, "input", kLeafParams, 1, true, "graph input"},
     {Op::kWeight, "weight", kLeafParams, 1, true, "parameter tensor"},
     {Op::kMatmul, "matmul", kMatmulParams, 1, false, "batched matrix product with activation"},
-    {Op::kConv2d, "conv2d", kConvParams, 1, false, "2-D convolution (NCHW, grouped) with activation"},
+    {Op::kConv2d, "conv2d", kConvParams, 1, false,
+     "2-D convolution (NCHW, grouped) with activation"},
     {Op::kEwAdd, "ewadd", kBinaryParams, 1, false, "elementwise add (broadcasting)"},
     {Op::kEwMul, "ewmul", kBinaryParams, 1, false, "elementwise multiply (broadcasting)"},
     {Op::kEwSub, "ewsub", kBinaryParams, 1, false, "elementwise subtract (broadcasting)"},
@@ -87,11 +101,13 @@ constexpr std::array<OpSignature, kOpCount> kSignatures = {{
 }  // namespace
 
 std::size_t OpSignature::tensor_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(params.begin(), params.end(), [](const Param& p) { return p.kind == ParamKind::kTensor; }));
+  return static_cast<std::size_t>(std::count_if(
+      params.begin(), params.end(), [](const Param& p) { return p.kind == ParamKind::kTensor; }));
 }
 
-std::size_t OpSignature::attr_count() const { return params.size() - tensor_count(); }
+std::size_t OpSignature::attr_count() const {
+  return params.size() - tensor_count();
+}
 
 bool OpSignature::variadic() const {
   return std::any_of(params.begin(), params.end(), [](const Param& p) { return p.variadic; });
@@ -116,12 +132,15 @@ const Param& OpSignature::tensor(std::size_t index) const {
 }
 
 const OpSignature& signature(Op op) {
+  MCTSAT_ASSERT(static_cast<std::size_t>(op) < kOpCount);
   const auto& sig = kSignatures[static_cast<std::size_t>(op)];
   MCTSAT_ASSERT(sig.op == op);
   return sig;
 }
 
-std::span<const OpSignature> all_signatures() { return kSignatures; }
+std::span<const OpSignature> all_signatures() {
+  return kSignatures;
+}
 
 std::optional<Op> find_op(std::string_view name) {
   for (const auto& sig : kSignatures) {

@@ -1,7 +1,7 @@
 // One shape function per operator, written once over an abstract dimension type.
 //
-// `infer_output_shapes(ctx, op, inputs, attrs, outputs)` computes the output shapes of `op` from its
-// input shapes and integer attributes. It is a template over a context `Ctx` that supplies the
+// `infer_output_shapes(ctx, op, inputs, attrs, outputs)` computes the output shapes of `op` from
+// its input shapes and integer attributes. It is a template over a context `Ctx` that supplies the
 // dimension type and the few operations whose meaning differs between concrete and symbolic use:
 //
 //   using Dim, Bool;                        // int64_t/bool in the engine, z3::expr in the verifier
@@ -9,8 +9,9 @@
 //                                           // symbolic: records cond as a constraint, returns true
 //   bool fail(Message msg);                 // this rank combination is invalid; always false
 //   Dim lit(int64_t), select(Bool, Dim, Dim), div(Dim, Dim), mod(Dim, Dim);
-//   Dim pick(const std::vector<Dim>&, Dim index);  // element at a (possibly symbolic) index
-//   std::string show(const Dim&);
+//   Dim add(Dim, Dim), mul(Dim, Dim);      // concrete: saturate at INT64_MAX instead of
+//   overflowing Dim pick(const std::vector<Dim>&, Dim index);  // element at a (possibly symbolic)
+//   index std::string show(const Dim&);
 //
 // Ranks and list lengths are always concrete (the verifier enumerates them); dimension values and
 // integer attributes may be symbolic. Callers check the signature's arity first (see
@@ -34,7 +35,8 @@ template <class Ctx>
 using ShapeOf = BasicShape<typename Ctx::Dim>;
 
 inline std::string fmt_rank_error(const char* what, std::size_t want, std::size_t got) {
-  return std::string(what) + " must have rank " + std::to_string(want) + ", got rank " + std::to_string(got);
+  return std::string(what) + " must have rank " + std::to_string(want) + ", got rank " +
+         std::to_string(got);
 }
 
 template <class Ctx>
@@ -47,7 +49,8 @@ template <class Ctx>
 bool require_positive(Ctx& ctx, const ShapeOf<Ctx>& dims, const char* what) {
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (!ctx.require(dims[i] > 0, [&] {
-          return std::string(what) + " dimension " + std::to_string(i) + " must be positive, got " + ctx.show(dims[i]);
+          return std::string(what) + " dimension " + std::to_string(i) + " must be positive, got " +
+                 ctx.show(dims[i]);
         }))
       return false;
   }
@@ -72,8 +75,8 @@ bool broadcast(Ctx& ctx, const ShapeOf<Ctx>& a, const ShapeOf<Ctx>& b, ShapeOf<C
     }
     const auto& db = b[i + b.size() - rank];
     if (!ctx.require(da == db || da == 1 || db == 1, [&] {
-          return "shapes do not broadcast: dimension " + std::to_string(i) + " is " + ctx.show(da) + " vs " +
-                 ctx.show(db);
+          return "shapes do not broadcast: dimension " + std::to_string(i) + " is " + ctx.show(da) +
+                 " vs " + ctx.show(db);
         }))
       return false;
     out.push_back(ctx.select(da == 1, db, da));
@@ -86,11 +89,12 @@ template <class Ctx>
 bool window_output(Ctx& ctx, const Dim<Ctx>& in, const Dim<Ctx>& kernel, const Dim<Ctx>& stride,
                    const Dim<Ctx>& pad, const char* axis, Dim<Ctx>& out) {
   if (!ctx.require(pad == 0 || in >= kernel, [&] {
-        return std::string("VALID padding needs input ") + axis + " (" + ctx.show(in) + ") >= kernel " + axis +
-               " (" + ctx.show(kernel) + ")";
+        return std::string("VALID padding needs input ") + axis + " (" + ctx.show(in) +
+               ") >= kernel " + axis + " (" + ctx.show(kernel) + ")";
       }))
     return false;
-  out = ctx.select(pad == 0, ctx.div(in + stride - 1, stride), ctx.div(in - kernel, stride) + 1);
+  out = ctx.select(pad == 0, ctx.div(ctx.add(in, stride) - 1, stride),
+                   ctx.div(in - kernel, stride) + 1);
   return true;
 }
 
@@ -135,8 +139,8 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
       const S &a = in[0], &b = in[1];
       if (a.size() < 2 || b.size() < 2)
         return ctx.fail([&] {
-          return "matmul needs operands of rank >= 2, got ranks " + std::to_string(a.size()) + " and " +
-                 std::to_string(b.size());
+          return "matmul needs operands of rank >= 2, got ranks " + std::to_string(a.size()) +
+                 " and " + std::to_string(b.size());
         });
       const D &k_a = a[a.size() - 1], &k_b = b[b.size() - 2];
       if (!ctx.require(k_a == k_b, [&] {
@@ -144,7 +148,8 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
           }))
         return false;
       S batch;
-      if (!broadcast(ctx, S(a.begin(), a.end() - 2), S(b.begin(), b.end() - 2), batch)) return false;
+      if (!broadcast(ctx, S(a.begin(), a.end() - 2), S(b.begin(), b.end() - 2), batch))
+        return false;
       batch.push_back(a[a.size() - 2]);
       batch.push_back(b[b.size() - 1]);
       return emit(std::move(batch));
@@ -152,17 +157,18 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
 
     case Op::kConv2d: {
       const S &x = in[0], &w = in[1];
-      if (!require_rank(ctx, x, 4, "conv2d input") || !require_rank(ctx, w, 4, "conv2d weight")) return false;
+      if (!require_rank(ctx, x, 4, "conv2d input") || !require_rank(ctx, w, 4, "conv2d weight"))
+        return false;
       const D &stride_h = attrs[0][0], &stride_w = attrs[1][0], &pad = attrs[2][0];
       if (!ctx.require(ctx.mod(x[1], w[1]) == 0, [&] {
-            return "conv2d input channels " + ctx.show(x[1]) + " are not a multiple of the weight's " +
-                   ctx.show(w[1]) + " channels per group";
+            return "conv2d input channels " + ctx.show(x[1]) +
+                   " are not a multiple of the weight's " + ctx.show(w[1]) + " channels per group";
           }))
         return false;
       const D groups = ctx.div(x[1], w[1]);
       if (!ctx.require(ctx.mod(w[0], groups) == 0, [&] {
-            return "conv2d output channels " + ctx.show(w[0]) + " are not a multiple of the " + ctx.show(groups) +
-                   " groups";
+            return "conv2d output channels " + ctx.show(w[0]) + " are not a multiple of the " +
+                   ctx.show(groups) + " groups";
           }))
         return false;
       D h = ctx.lit(0), wd = ctx.lit(0);
@@ -182,7 +188,10 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
 
     case Op::kSmul:
       for (const D& d : in[1]) {
-        if (!ctx.require(d == 1, [&] { return "smul's second operand must have one element, got a dimension of " + ctx.show(d); }))
+        if (!ctx.require(d == 1, [&] {
+              return "smul's second operand must have one element, got a dimension of " +
+                     ctx.show(d);
+            }))
           return false;
       }
       return same_as_input();
@@ -200,19 +209,19 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
       const S& perm = attrs[0];
       if (perm.size() != x.size())
         return ctx.fail([&] {
-          return "transpose permutation has " + std::to_string(perm.size()) + " entries for a tensor of rank " +
-                 std::to_string(x.size());
+          return "transpose permutation has " + std::to_string(perm.size()) +
+                 " entries for a tensor of rank " + std::to_string(x.size());
         });
       const auto rank = static_cast<std::int64_t>(x.size());
       for (std::size_t i = 0; i < perm.size(); ++i) {
         if (!ctx.require(perm[i] >= 0 && perm[i] < ctx.lit(rank), [&] {
-              return "transpose permutation entry " + ctx.show(perm[i]) + " is outside [0, " + std::to_string(rank) + ")";
+              return "transpose permutation entry " + ctx.show(perm[i]) + " is outside [0, " +
+                     std::to_string(rank) + ")";
             }))
           return false;
         for (std::size_t j = 0; j < i; ++j) {
-          if (!ctx.require(!(perm[i] == perm[j]), [&] {
-                return "transpose permutation repeats " + ctx.show(perm[i]);
-              }))
+          if (!ctx.require(!(perm[i] == perm[j]),
+                           [&] { return "transpose permutation repeats " + ctx.show(perm[i]); }))
             return false;
         }
       }
@@ -225,10 +234,11 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
       const S& target = attrs[0];
       if (!require_positive(ctx, target, "reshape target")) return false;
       D from = ctx.lit(1), to = ctx.lit(1);
-      for (const D& d : in[0]) from = from * d;
-      for (const D& d : target) to = to * d;
+      for (const D& d : in[0]) from = ctx.mul(from, d);
+      for (const D& d : target) to = ctx.mul(to, d);
       if (!ctx.require(from == to, [&] {
-            return "reshape changes the element count from " + ctx.show(from) + " to " + ctx.show(to);
+            return "reshape changes the element count from " + ctx.show(from) + " to " +
+                   ctx.show(to);
           }))
         return false;
       return emit(target);
@@ -244,18 +254,21 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
         return false;
       D outer = ctx.lit(1), inner = ctx.lit(1);
       for (std::int64_t i = 0; i < rank; ++i) {
-        outer = outer * ctx.select(axis > ctx.lit(i), x[i], ctx.lit(1));
-        inner = inner * ctx.select(axis > ctx.lit(i), ctx.lit(1), x[i]);
+        outer = ctx.mul(outer, ctx.select(axis > ctx.lit(i), x[i], ctx.lit(1)));
+        inner = ctx.mul(inner, ctx.select(axis > ctx.lit(i), ctx.lit(1), x[i]));
       }
       return emit(S{outer, inner});
     }
 
     case Op::kEnlarge: {
       const S &w = in[0], &ref = in[1];
-      if (!require_rank(ctx, w, 4, "enlarge kernel") || !require_rank(ctx, ref, 4, "enlarge reference")) return false;
+      if (!require_rank(ctx, w, 4, "enlarge kernel") ||
+          !require_rank(ctx, ref, 4, "enlarge reference"))
+        return false;
       for (std::size_t i = 2; i < 4; ++i) {
         if (!ctx.require(w[i] <= ref[i] && ctx.mod(ref[i] - w[i], ctx.lit(2)) == 0, [&] {
-              return "enlarge cannot centre a kernel of size " + ctx.show(w[i]) + " in " + ctx.show(ref[i]);
+              return "enlarge cannot centre a kernel of size " + ctx.show(w[i]) + " in " +
+                     ctx.show(ref[i]);
             }))
           return false;
       }
@@ -276,7 +289,9 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
     case Op::kGlobalAvgPool: {
       S out = in[0];
       if (out.size() < 3)
-        return ctx.fail([&] { return "globalavgpool needs rank >= 3, got rank " + std::to_string(out.size()); });
+        return ctx.fail([&] {
+          return "globalavgpool needs rank >= 3, got rank " + std::to_string(out.size());
+        });
       for (std::size_t i = 2; i < out.size(); ++i) out[i] = ctx.lit(1);
       return emit(std::move(out));
     }
@@ -294,16 +309,17 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
       for (std::size_t k = 1; k < in.size(); ++k) {
         if (in[k].size() != first.size())
           return ctx.fail([&] {
-            return "concat input " + std::to_string(k) + " has rank " + std::to_string(in[k].size()) +
-                   ", the first has rank " + std::to_string(first.size());
+            return "concat input " + std::to_string(k) + " has rank " +
+                   std::to_string(in[k].size()) + ", the first has rank " +
+                   std::to_string(first.size());
           });
         for (std::int64_t i = 0; i < rank; ++i) {
           if (!ctx.require(axis == ctx.lit(i) || in[k][i] == first[i], [&] {
-                return "concat input " + std::to_string(k) + " differs in dimension " + std::to_string(i) + ": " +
-                       ctx.show(in[k][i]) + " vs " + ctx.show(first[i]);
+                return "concat input " + std::to_string(k) + " differs in dimension " +
+                       std::to_string(i) + ": " + ctx.show(in[k][i]) + " vs " + ctx.show(first[i]);
               }))
             return false;
-          out[i] = ctx.select(axis == ctx.lit(i), out[i] + in[k][i], out[i]);
+          out[i] = ctx.select(axis == ctx.lit(i), ctx.add(out[i], in[k][i]), out[i]);
         }
       }
       return emit(std::move(out));
@@ -314,17 +330,20 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
       const S& sizes = attrs[1];
       const S& x = in[0];
       const auto rank = static_cast<std::int64_t>(x.size());
-      if (sizes.empty()) return ctx.fail([] { return std::string("split needs at least one size"); });
+      if (sizes.empty())
+        return ctx.fail([] { return std::string("split needs at least one size"); });
       if (!ctx.require(axis < ctx.lit(rank), [&] {
-            return "split axis " + ctx.show(axis) + " is not below the rank " + std::to_string(rank);
+            return "split axis " + ctx.show(axis) + " is not below the rank " +
+                   std::to_string(rank);
           }))
         return false;
       if (!require_positive(ctx, sizes, "split size")) return false;
       D total = ctx.lit(0);
-      for (const D& s : sizes) total = total + s;
+      for (const D& s : sizes) total = ctx.add(total, s);
       const D along = ctx.pick(x, axis);
       if (!ctx.require(total == along, [&] {
-            return "split sizes add up to " + ctx.show(total) + " but the axis has " + ctx.show(along);
+            return "split sizes add up to " + ctx.show(total) + " but the axis has " +
+                   ctx.show(along);
           }))
         return false;
       for (const D& s : sizes) {
@@ -342,17 +361,18 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
       // The kernel is read as that of a grouped convolution with as many output as input channels
       // per group: groups = w.dim(0) / w.dim(1); count consecutive groups become one.
       if (!ctx.require(ctx.mod(w[0], w[1]) == 0 && ctx.mod(ctx.div(w[0], w[1]), count) == 0, [&] {
-            return "merge cannot join " + ctx.show(count) + " groups of a kernel with " + ctx.show(w[0]) +
-                   " output and " + ctx.show(w[1]) + " input channels per group";
+            return "merge cannot join " + ctx.show(count) + " groups of a kernel with " +
+                   ctx.show(w[0]) + " output and " + ctx.show(w[1]) + " input channels per group";
           }))
         return false;
-      return emit(S{w[0], w[1] * count, w[2], w[3]});
+      return emit(S{w[0], ctx.mul(w[1], count), w[2], w[3]});
     }
 
     case Op::kBatchNorm: {
       const S& x = in[0];
       if (x.size() < 2)
-        return ctx.fail([&] { return "batchnorm needs rank >= 2, got rank " + std::to_string(x.size()); });
+        return ctx.fail(
+            [&] { return "batchnorm needs rank >= 2, got rank " + std::to_string(x.size()); });
       for (std::size_t k = 1; k < 5; ++k) {
         if (!require_rank(ctx, in[k], 1, "batchnorm parameter")) return false;
         if (!ctx.require(in[k][0] == x[1], [&] {
@@ -367,7 +387,8 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
     case Op::kSoftmax: {
       const auto rank = static_cast<std::int64_t>(in[0].size());
       if (!ctx.require(attrs[0][0] < ctx.lit(rank), [&] {
-            return "softmax axis " + ctx.show(attrs[0][0]) + " is not below the rank " + std::to_string(rank);
+            return "softmax axis " + ctx.show(attrs[0][0]) + " is not below the rank " +
+                   std::to_string(rank);
           }))
         return false;
       return same_as_input();

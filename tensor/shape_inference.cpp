@@ -1,6 +1,8 @@
 // Concrete instantiation of the shape functions (int64_t dimensions) and signature checks.
 #include "tensor/shape_inference.hpp"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "tensor/shape_functions.hpp"
@@ -28,37 +30,61 @@ struct ConcreteShapeContext {
   static Dim select(bool condition, Dim a, Dim b) { return condition ? a : b; }
   static Dim div(Dim a, Dim b) { return b == 0 ? 0 : a / b; }
   static Dim mod(Dim a, Dim b) { return b == 0 ? 1 : a % b; }
+  static Dim add(Dim a, Dim b) {
+    Dim sum = 0;
+    return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<Dim>::max() : sum;
+  }
+  static Dim mul(Dim a, Dim b) {
+    Dim product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? std::numeric_limits<Dim>::max() : product;
+  }
   static Dim pick(const std::vector<Dim>& values, Dim index) {
-    return index >= 0 && static_cast<std::size_t>(index) < values.size() ? values[static_cast<std::size_t>(index)] : 0;
+    return index >= 0 && static_cast<std::size_t>(index) < values.size()
+               ? values[static_cast<std::size_t>(index)]
+               : 0;
   }
   static std::string show(Dim value) { return std::to_string(value); }
 };
 
+// With its article, for "must be an integer".
+// Output tensors are bounded so that element counts, byte counts and the saturating arithmetic
+// above never overflow downstream.
+bool within_size_limit(const Shape& shape) {
+  std::int64_t elements = 1;
+  for (auto d : shape) {
+    elements = ConcreteShapeContext::mul(elements, d);
+    if (elements > kMaxTensorElements) return false;
+  }
+  return true;
+}
+
 std::string kind_name(ParamKind kind) {
   switch (kind) {
     case ParamKind::kTensor:
-      return "tensor";
+      return "a tensor";
     case ParamKind::kInt:
-      return "integer";
+      return "an integer";
     case ParamKind::kInts:
-      return "integer list";
+      return "an integer list";
     default:
-      return "number";
+      return "a number";
   }
 }
 
 std::string check_arity(const OpSignature& sig, std::size_t tensor_inputs, const Attrs& attrs) {
   const std::size_t want = sig.tensor_count();
   if (sig.variadic() ? tensor_inputs < want : tensor_inputs != want)
-    return fmt::format("{} takes {}{} tensor input{}, got {}", sig.name, sig.variadic() ? "at least " : "", want,
-                       want == 1 ? "" : "s", tensor_inputs);
+    return fmt::format("{} takes {}{} tensor input{}, got {}", sig.name,
+                       sig.variadic() ? "at least " : "", want, want == 1 ? "" : "s",
+                       tensor_inputs);
   if (attrs.size() != sig.attr_count())
     return fmt::format("{} takes {} attribute{}, got {}", sig.name, sig.attr_count(),
                        sig.attr_count() == 1 ? "" : "s", attrs.size());
   for (std::size_t i = 0; i < attrs.size(); ++i) {
     const Param& param = sig.attr(i);
     if (attr_kind(attrs[i]) != param.kind)
-      return fmt::format("{} attribute {} must be an {}, got {}", sig.name, param.name, kind_name(param.kind),
+      return fmt::format("{} attribute {} must be {}, got {} {}", sig.name, param.name,
+                         kind_name(param.kind), kind_name(attr_kind(attrs[i])),
                          attr_string(attrs[i]));
   }
   return {};
@@ -81,20 +107,28 @@ bool decode_output_types(std::span<const std::int64_t> encoded, std::vector<Tens
   types.clear();
   std::size_t i = 0;
   while (i < encoded.size()) {
-    if (i + 2 > encoded.size() || encoded[i] < 0 || encoded[i] > static_cast<std::int64_t>(DType::kBool) ||
-        encoded[i + 1] < 0 || i + 2 + static_cast<std::size_t>(encoded[i + 1]) > encoded.size()) {
-      error = fmt::format("output_shapes is malformed at entry {} (expected dtype, rank, dims...)", i);
+    if (i + 2 > encoded.size() || encoded[i] < 0 ||
+        encoded[i] > static_cast<std::int64_t>(DType::kBool) || encoded[i + 1] < 0 ||
+        i + 2 + static_cast<std::size_t>(encoded[i + 1]) > encoded.size()) {
+      error =
+          fmt::format("output_shapes is malformed at entry {} (expected dtype, rank, dims...)", i);
       return false;
     }
     TensorType type;
     type.dtype = static_cast<DType>(encoded[i]);
     type.shape.assign(encoded.begin() + static_cast<std::ptrdiff_t>(i + 2),
-                      encoded.begin() + static_cast<std::ptrdiff_t>(i + 2 + static_cast<std::size_t>(encoded[i + 1])));
+                      encoded.begin() + static_cast<std::ptrdiff_t>(
+                                            i + 2 + static_cast<std::size_t>(encoded[i + 1])));
     for (auto d : type.shape) {
       if (d <= 0) {
         error = fmt::format("output_shapes holds a non-positive dimension {}", d);
         return false;
       }
+    }
+    if (!within_size_limit(type.shape)) {
+      error = fmt::format("output_shapes holds a tensor {} of more than 2^40 elements",
+                          shape_string(type.shape));
+      return false;
     }
     types.push_back(std::move(type));
     i += 2 + static_cast<std::size_t>(encoded[i + 1]);
@@ -106,20 +140,13 @@ bool decode_output_types(std::span<const std::int64_t> encoded, std::vector<Tens
   return true;
 }
 
-InferResult infer_types(Op op, std::span<const TensorType> inputs, const Attrs& attrs, DType leaf_dtype) {
+InferResult infer_types(Op op, std::span<const TensorType> inputs, const Attrs& attrs,
+                        DType leaf_dtype) {
   InferResult result;
   const OpSignature& sig = signature(op);
   result.error = check_arity(sig, inputs.size(), attrs);
   if (!result.ok()) return result;
 
-  if (op == Op::kOpaque) {
-    if (!decode_output_types(attr_ints(attrs[1]), result.outputs, result.error)) result.outputs.clear();
-    return result;
-  }
-
-  std::vector<Shape> input_shapes;
-  input_shapes.reserve(inputs.size());
-  for (const auto& t : inputs) input_shapes.push_back(t.shape);
   std::vector<std::vector<std::int64_t>> attr_dims;
   attr_dims.reserve(attrs.size());
   for (const auto& a : attrs) {
@@ -136,11 +163,31 @@ InferResult infer_types(Op op, std::span<const TensorType> inputs, const Attrs& 
   }
 
   ConcreteShapeContext ctx;
+  if (op == Op::kOpaque) {
+    // No shape function: the outputs are recorded, but the id must still be in range.
+    if (!shape_detail::check_int_attr_ranges(ctx, sig,
+                                             std::span<const std::vector<std::int64_t>>(attr_dims)))
+      result.error = fmt::format("{}: {}", sig.name, ctx.error);
+    else if (!decode_output_types(attr_ints(attrs[1]), result.outputs, result.error))
+      result.outputs.clear();
+    return result;
+  }
+
+  std::vector<Shape> input_shapes;
+  input_shapes.reserve(inputs.size());
+  for (const auto& t : inputs) input_shapes.push_back(t.shape);
   std::vector<Shape> shapes;
   if (!infer_output_shapes(ctx, op, std::span<const Shape>(input_shapes),
                            std::span<const std::vector<std::int64_t>>(attr_dims), shapes)) {
     result.error = fmt::format("{}: {}", sig.name, ctx.error);
     return result;
+  }
+  for (const Shape& shape : shapes) {
+    if (!within_size_limit(shape)) {
+      result.error = fmt::format("{}: the output {} has more than 2^40 elements", sig.name,
+                                 shape_string(shape));
+      return result;
+    }
   }
   const DType dtype = inputs.empty() ? leaf_dtype : inputs[0].dtype;
   for (auto& shape : shapes) result.outputs.push_back({std::move(shape), dtype});

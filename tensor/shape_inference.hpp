@@ -12,6 +12,9 @@
 
 namespace mctsat::tensor {
 
+// No tensor may hold more elements than this (keeps all size arithmetic far from overflow).
+inline constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 40;
+
 struct InferResult {
   std::vector<TensorType> outputs;
   std::string error;  // empty on success

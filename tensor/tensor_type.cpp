@@ -19,11 +19,17 @@ constexpr std::array kDTypes = {
     DTypeInfo{DType::kInt32, "i32", 4},   DTypeInfo{DType::kInt8, "i8", 1},
     DTypeInfo{DType::kUInt8, "u8", 1},    DTypeInfo{DType::kBool, "bool", 1},
 };
-const DTypeInfo& info(DType dtype) { return kDTypes[static_cast<std::size_t>(dtype)]; }
+const DTypeInfo& info(DType dtype) {
+  return kDTypes[static_cast<std::size_t>(dtype)];
+}
 }  // namespace
 
-std::string_view dtype_name(DType dtype) { return info(dtype).name; }
-std::int64_t dtype_bytes(DType dtype) { return info(dtype).bytes; }
+std::string_view dtype_name(DType dtype) {
+  return info(dtype).name;
+}
+std::int64_t dtype_bytes(DType dtype) {
+  return info(dtype).bytes;
+}
 
 bool parse_dtype(std::string_view name, DType& out) {
   for (const auto& entry : kDTypes) {

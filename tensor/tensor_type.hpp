@@ -13,9 +13,18 @@ template <class Dim>
 using BasicShape = std::vector<Dim>;
 using Shape = BasicShape<std::int64_t>;
 
-enum class DType : std::uint8_t { kFloat32, kFloat16, kFloat64, kInt64, kInt32, kInt8, kUInt8, kBool };
+enum class DType : std::uint8_t {
+  kFloat32,
+  kFloat16,
+  kFloat64,
+  kInt64,
+  kInt32,
+  kInt8,
+  kUInt8,
+  kBool
+};
 
-std::string_view dtype_name(DType dtype);          // "f32", "i64", ...
+std::string_view dtype_name(DType dtype);             // "f32", "i64", ...
 bool parse_dtype(std::string_view name, DType& out);  // false if unknown
 std::int64_t dtype_bytes(DType dtype);
 
@@ -25,8 +34,8 @@ struct TensorType {
   friend bool operator==(const TensorType&, const TensorType&) = default;
 };
 
-std::int64_t numel(const Shape& shape);  // 1 for rank 0
-std::string shape_string(const Shape& shape);  // "64x1024", "scalar" for rank 0
+std::int64_t numel(const Shape& shape);           // 1 for rank 0
+std::string shape_string(const Shape& shape);     // "64x1024", "scalar" for rank 0
 std::string type_string(const TensorType& type);  // "f32[64x1024]"
 
 }  // namespace mctsat::tensor

@@ -13,7 +13,8 @@ struct Tensor {
   std::vector<double> data;  // row-major, numel(shape) entries
 
   Tensor() = default;
-  explicit Tensor(Shape s, double fill = 0.0) : shape(std::move(s)), data(static_cast<std::size_t>(numel(shape)), fill) {}
+  explicit Tensor(Shape s, double fill = 0.0)
+      : shape(std::move(s)), data(static_cast<std::size_t>(numel(shape)), fill) {}
   Tensor(Shape s, std::vector<double> values) : shape(std::move(s)), data(std::move(values)) {}
 
   std::size_t size() const { return data.size(); }

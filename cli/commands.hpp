@@ -1,0 +1,16 @@
+// The subcommands of the mctsat executable. Each add_* registers one subcommand with its options
+// and its action; actions throw mctsat::Error on bad input, which main() prints and turns into a
+// non-zero exit.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace mctsat::cli {
+
+void add_show_command(CLI::App& app);
+void add_convert_command(CLI::App& app);
+void add_run_command(CLI::App& app);
+void add_zoo_command(CLI::App& app);
+void add_devices_command(CLI::App& app);
+
+}  // namespace mctsat::cli

@@ -1,0 +1,122 @@
+// `mctsat show MODEL`: what a model is (operators, inputs, outputs, parameters) and what it
+// costs under a cost model, with its costliest operators.
+#include <algorithm>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/cost_options.hpp"
+#include "frontend/model_io.hpp"
+#include "tensor/cost_model.hpp"
+#include "tensor/graph_stats.hpp"
+
+namespace mctsat::cli {
+namespace {
+
+struct ShowOptions {
+  std::string model;
+  CostOptions cost;
+  std::size_t top = 5;
+  bool json = false;
+};
+
+nlohmann::json tensor_list(const tensor::Graph& graph, bool inputs) {
+  nlohmann::json list = nlohmann::json::array();
+  if (inputs) {
+    for (const tensor::Node& node : graph.nodes()) {
+      if (node.op == tensor::Op::kInput)
+        list.push_back({{"name", node.name}, {"type", type_string(node.outputs[0])}});
+    }
+  } else {
+    for (const auto& out : graph.outputs())
+      list.push_back({{"name", out.name}, {"type", type_string(graph.type_of(out.tensor))}});
+  }
+  return list;
+}
+
+nlohmann::json build_report(const ShowOptions& options, const tensor::Graph& graph) {
+  const tensor::GraphStats stats = tensor::graph_stats(graph);
+  const auto model = options.cost.make();
+  std::vector<tensor::NodeCost> costs = tensor::node_costs(graph, *model);
+  double total = 0;
+  for (const auto& c : costs) total += c.cost_ms;
+  std::stable_sort(costs.begin(), costs.end(),
+                   [](const auto& a, const auto& b) { return a.cost_ms > b.cost_ms; });
+
+  nlohmann::json operators = nlohmann::json::object();
+  for (const auto& [op, count] : stats.by_op) operators[std::string(tensor::op_name(op))] = count;
+  nlohmann::json top = nlohmann::json::array();
+  for (std::size_t i = 0; i < std::min(options.top, costs.size()) && costs[i].cost_ms > 0; ++i) {
+    const tensor::Node& node = graph.node(costs[i].node);
+    top.push_back(
+        {{"node", node.name}, {"op", tensor::op_name(node.op)}, {"ms", costs[i].cost_ms}});
+  }
+  return {{"model", options.model},
+          {"nodes", graph.size()},
+          {"operators", stats.operators},
+          {"operator_counts", operators},
+          {"inputs", tensor_list(graph, true)},
+          {"outputs", tensor_list(graph, false)},
+          {"weights", stats.weights},
+          {"parameters", stats.parameters},
+          {"weights_with_values", stats.weights_with_values},
+          {"cost", {{"model", model->name()}, {"total_ms", total}, {"costliest", top}}}};
+}
+
+void print_report(const nlohmann::json& r) {
+  auto count = [](std::size_t n, const char* noun) {
+    return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+  };
+  std::cout << fmt::format(
+      "model {}: {}, {}, {} ({} parameters, {} with values)\n", r["model"].get<std::string>(),
+      count(r["operators"].get<std::size_t>(), "operator"), count(r["inputs"].size(), "input"),
+      count(r["weights"].get<std::size_t>(), "weight"), r["parameters"].get<std::int64_t>(),
+      r["weights_with_values"].get<std::size_t>());
+  std::string counts;
+  for (const auto& [op, n] : r["operator_counts"].items())
+    counts += fmt::format(" {} {},", op, n.get<std::size_t>());
+  if (!counts.empty()) counts.pop_back();
+  std::cout << "operators:" << counts << '\n';
+  for (const char* side : {"inputs", "outputs"}) {
+    std::cout << side << ':';
+    for (const auto& t : r[side])
+      std::cout << ' ' << t["name"].get<std::string>() << ' ' << t["type"].get<std::string>();
+    std::cout << '\n';
+  }
+  const auto& cost = r["cost"];
+  std::cout << fmt::format("cost ({}): {:.4f} ms\n", cost["model"].get<std::string>(),
+                           cost["total_ms"].get<double>());
+  if (!cost["costliest"].empty()) std::cout << "costliest operators:\n";
+  const double total = cost["total_ms"].get<double>();
+  for (const auto& entry : cost["costliest"]) {
+    const double ms = entry["ms"].get<double>();
+    std::cout << fmt::format("  {:<24} {:<10} {:9.4f} ms {:5.1f}%\n",
+                             entry["node"].get<std::string>(), entry["op"].get<std::string>(), ms,
+                             total > 0 ? 100 * ms / total : 0.0);
+  }
+}
+
+}  // namespace
+
+void add_show_command(CLI::App& app) {
+  auto options = std::make_shared<ShowOptions>();
+  CLI::App* command = app.add_subcommand("show", "Summarize a model and its estimated cost");
+  command->add_option("model", options->model, "Zoo model name or model file")->required();
+  options->cost.add_to(*command);
+  command->add_option("--top", options->top, "How many of the costliest operators to list")
+      ->capture_default_str();
+  command->add_flag("--json", options->json, "Print JSON");
+  command->callback([options] {
+    const tensor::Graph graph = frontend::load_model(options->model);
+    const nlohmann::json report = build_report(*options, graph);
+    if (options->json) {
+      std::cout << report.dump(2) << '\n';
+    } else {
+      print_report(report);
+    }
+  });
+}
+
+}  // namespace mctsat::cli

@@ -1,0 +1,29 @@
+// The mctsat graph JSON format (read and write). One object per node, in any order:
+//
+//   {"format": "mctsat-graph", "version": 1,
+//    "nodes": [
+//      {"name": "x", "op": "input", "attrs": {"shape": [64, 256]}, "dtype": "f32"},
+//      {"name": "w", "op": "weight", "attrs": {"shape": [256, 256]}, "values": [...]},
+//      {"name": "y", "op": "matmul", "inputs": ["x", "w"], "attrs": {"act": 2}},
+//      {"name": "s", "op": "split", "inputs": ["y"], "attrs": {"axis": 1, "sizes": [128, 128]}},
+//      {"name": "o", "op": "opaque", "type": "LRN", "inputs": ["s:1"],
+//       "output_types": [{"dtype": "f32", "shape": [64, 128]}]}],
+//    "outputs": ["s:0", {"name": "out", "tensor": "o"}]}
+//
+// Attributes are named as in the operator catalog; inputs are "node" or "node:output". Opaque
+// nodes keep their type and output types (a frontend's serialized payload is not stored).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tensor/graph.hpp"
+
+namespace mctsat::frontend {
+
+// Parses and validates; errors carry file:line:col and the node name.
+tensor::Graph graph_from_json(std::string_view text, const std::string& file = "<json>");
+// Weight values are written when `with_values` and known.
+std::string graph_to_json(const tensor::Graph& graph, bool with_values = true);
+
+}  // namespace mctsat::frontend

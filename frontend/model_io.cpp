@@ -1,0 +1,54 @@
+// Dispatch of model loading and saving on zoo names and file extensions.
+#include "frontend/model_io.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "frontend/graph_dot.hpp"
+#include "frontend/graph_json.hpp"
+#include "frontend/zoo.hpp"
+#include "support/error.hpp"
+#include "support/files.hpp"
+
+namespace mctsat::frontend {
+namespace {
+
+std::string extension_of(const std::string& path) {
+  return std::filesystem::path(path).extension().string();
+}
+
+std::string zoo_names() {
+  std::string names;
+  for (const ZooEntry& entry : zoo_models())
+    names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  return names;
+}
+
+}  // namespace
+
+tensor::Graph load_model(const std::string& name_or_path) {
+  if (auto graph = build_zoo_model(name_or_path)) return std::move(*graph);
+  std::error_code ec;
+  if (!std::filesystem::exists(name_or_path, ec))
+    throw Error(
+        fmt::format("'{}' is neither a file nor a zoo model (zoo: {})", name_or_path, zoo_names()));
+  const std::string extension = extension_of(name_or_path);
+  if (extension == ".json") return graph_from_json(read_text_file(name_or_path), name_or_path);
+  throw Error(fmt::format("unsupported model format '{}' (supported: .json)", extension),
+              SourceLocation::at(name_or_path));
+}
+
+void save_model(const tensor::Graph& graph, const std::string& path) {
+  const std::string extension = extension_of(path);
+  if (extension == ".json") {
+    write_file_atomically(path, graph_to_json(graph));
+  } else if (extension == ".dot") {
+    write_file_atomically(path, graph_to_dot(graph, std::filesystem::path(path).stem().string()));
+  } else {
+    throw Error(fmt::format("cannot write format '{}' (supported: .json, .dot)", extension),
+                SourceLocation::at(path));
+  }
+}
+
+}  // namespace mctsat::frontend

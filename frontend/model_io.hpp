@@ -1,0 +1,16 @@
+// Loading and saving models by name or path: a zoo name, or a file whose extension says its
+// format (.json today; ONNX and TASO .model files come with their importers).
+#pragma once
+
+#include <string>
+
+#include "tensor/graph.hpp"
+
+namespace mctsat::frontend {
+
+// A zoo model name or a path; unknown names and unsupported extensions are clear errors.
+tensor::Graph load_model(const std::string& name_or_path);
+// Writes .json or .dot (atomically: nothing half-written on failure).
+void save_model(const tensor::Graph& graph, const std::string& path);
+
+}  // namespace mctsat::frontend

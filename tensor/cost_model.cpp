@@ -1,0 +1,42 @@
+// Graph costs as sums of operator costs: weight-only nodes (pre-computed, as in TASO), input and
+// weight leaves and views cost nothing; everything else is priced by the cost model.
+#include "tensor/cost_model.hpp"
+
+#include <cmath>
+
+#include "support/error.hpp"
+
+namespace mctsat::tensor {
+
+std::vector<NodeCost> node_costs(const Graph& graph, const CostModel& model) {
+  const std::vector<bool> weight_only = graph.weight_only();
+  std::vector<NodeCost> costs;
+  costs.reserve(graph.size());
+  std::vector<TensorType> input_types;
+  for (NodeId id = 0; id < graph.size(); ++id) {
+    const Node& node = graph.node(id);
+    if (weight_only[id] || signature(node.op).view) {
+      costs.push_back({id, 0.0});
+      continue;
+    }
+    input_types.clear();
+    for (const TensorRef& in : node.inputs) input_types.push_back(graph.type_of(in));
+    double cost = 0;
+    try {
+      cost = model.cost(OpInstance{node.op, input_types, node.attrs, node.outputs});
+    } catch (const Error& e) {
+      throw e.located(SourceLocation::at_node(node.name));
+    }
+    MCTSAT_ASSERT(std::isfinite(cost) && cost >= 0);
+    costs.push_back({id, cost});
+  }
+  return costs;
+}
+
+double graph_cost(const Graph& graph, const CostModel& model) {
+  double total = 0;
+  for (const NodeCost& cost : node_costs(graph, model)) total += cost.cost_ms;
+  return total;
+}
+
+}  // namespace mctsat::tensor

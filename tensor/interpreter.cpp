@@ -1,0 +1,172 @@
+// The graph walk of the reference interpreter: which nodes are needed, where leaf values come from
+// (caller inputs, stored or seeded random weights), and when intermediate tensors can be freed.
+#include "tensor/interpreter.hpp"
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "support/error.hpp"
+
+namespace mctsat::tensor {
+namespace {
+
+// 64-bit FNV-1a: a fixed hash of a stream name (std::hash is not portable across libraries).
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+// The splitmix64 finalizer: spreads every input bit over the whole word.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+Error node_error(const Node& node, std::string message) {
+  return Error(std::move(message), SourceLocation::at_node(node.name));
+}
+
+const Shape& leaf_shape(const Node& node) {
+  return attr_ints(node.attrs.at(0));
+}
+
+Tensor input_value(const Node& node, const std::map<std::string, Tensor>& inputs) {
+  auto found = inputs.find(node.name);
+  if (found == inputs.end())
+    throw node_error(node, fmt::format("no value given for input '{}'", node.name));
+  const Tensor& value = found->second;
+  const Shape& declared = leaf_shape(node);
+  if (value.shape != declared)
+    throw node_error(node, fmt::format("input '{}' has shape {}, the graph declares {}", node.name,
+                                       shape_string(value.shape), shape_string(declared)));
+  if (value.data.size() != static_cast<std::size_t>(numel(declared)))
+    throw node_error(node, fmt::format("input '{}' holds {} values for shape {}", node.name,
+                                       value.data.size(), shape_string(declared)));
+  return value;
+}
+
+Tensor weight_value(const Node& node, const InterpretOptions& options) {
+  if (node.value) return *node.value;
+  if (!options.random_weight_seed)
+    throw node_error(
+        node,
+        fmt::format("weight '{}' has no values (set a random weight seed to fill it)", node.name));
+  return random_tensor(leaf_shape(node), *options.random_weight_seed, node.name);
+}
+
+// Per node: whether a graph output depends on it.
+std::vector<bool> needed_nodes(const Graph& graph, const std::vector<NodeId>& order) {
+  std::vector<bool> needed(graph.size(), false);
+  for (const GraphOutput& out : graph.outputs()) needed.at(out.tensor.node) = true;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    if (!needed[*it]) continue;
+    for (const TensorRef& in : graph.node(*it).inputs) needed[in.node] = true;
+  }
+  return needed;
+}
+
+// The values computed so far, each with the number of reads still to come; a value is freed (or
+// moved to its last reader) when that count reaches zero.
+class ValueStore {
+ public:
+  ValueStore(const Graph& graph, const std::vector<bool>& needed)
+      : values_(graph.size()), reads_(graph.size()) {
+    for (NodeId id = 0; id < graph.size(); ++id) {
+      if (!needed[id]) continue;
+      for (const TensorRef& in : graph.node(id).inputs) count(in);
+    }
+    for (const GraphOutput& out : graph.outputs()) count(out.tensor);
+  }
+
+  void store(NodeId id, std::vector<Tensor> outputs) {
+    values_[id] = std::move(outputs);
+    reads_[id].resize(values_[id].size(), 0);
+    for (std::size_t i = 0; i < values_[id].size(); ++i) {
+      if (reads_[id][i] == 0) values_[id][i] = Tensor();  // nobody reads this output
+    }
+  }
+
+  Tensor read(TensorRef ref) {
+    MCTSAT_ASSERT(ref.node < values_.size() && ref.output < values_[ref.node].size());
+    int& reads = reads_[ref.node][ref.output];
+    MCTSAT_ASSERT(reads > 0);
+    Tensor& value = values_[ref.node][ref.output];
+    if (--reads == 0) return std::move(value);
+    return value;
+  }
+
+ private:
+  void count(TensorRef ref) {
+    auto& reads = reads_.at(ref.node);
+    if (reads.size() <= ref.output) reads.resize(ref.output + 1, 0);
+    ++reads[ref.output];
+  }
+
+  std::vector<std::vector<Tensor>> values_;
+  std::vector<std::vector<int>> reads_;
+};
+
+}  // namespace
+
+Tensor random_tensor(const Shape& shape, std::uint64_t seed, std::string_view stream) {
+  std::mt19937_64 engine(mix(seed ^ mix(fnv1a(stream))));
+  Tensor out(shape);
+  constexpr double kUnit = 1.0 / 9007199254740992.0;  // 2^-53
+  for (double& v : out.data) v = 2.0 * static_cast<double>(engine() >> 11) * kUnit - 1.0;
+  return out;
+}
+
+std::map<std::string, Tensor> random_inputs(const Graph& graph, std::uint64_t seed) {
+  std::map<std::string, Tensor> inputs;
+  for (const Node& node : graph.nodes()) {
+    if (node.op == Op::kInput) inputs[node.name] = random_tensor(leaf_shape(node), seed, node.name);
+  }
+  return inputs;
+}
+
+std::vector<Tensor> interpret(const Graph& graph, const std::map<std::string, Tensor>& inputs,
+                              const InterpretOptions& options) {
+  const std::vector<NodeId> order = graph.topological_order();
+  const std::vector<bool> needed = needed_nodes(graph, order);
+  ValueStore store(graph, needed);
+
+  for (NodeId id : order) {
+    if (!needed[id]) continue;
+    const Node& node = graph.node(id);
+    switch (node.op) {
+      case Op::kInput:
+        store.store(id, {input_value(node, inputs)});
+        continue;
+      case Op::kWeight:
+        store.store(id, {weight_value(node, options)});
+        continue;
+      case Op::kOpaque:
+        throw node_error(node, fmt::format("opaque operator '{}' cannot be interpreted",
+                                           node.opaque ? node.opaque->type : std::string("?")));
+      default:
+        break;
+    }
+    std::vector<Tensor> args;
+    args.reserve(node.inputs.size());
+    for (const TensorRef& in : node.inputs) args.push_back(store.read(in));
+    try {
+      store.store(id, evaluate_op(node.op, args, node.attrs, node.outputs));
+    } catch (const Error& error) {
+      throw error.located(SourceLocation::at_node(node.name));
+    }
+  }
+
+  std::vector<Tensor> results;
+  results.reserve(graph.outputs().size());
+  for (const GraphOutput& out : graph.outputs()) results.push_back(store.read(out.tensor));
+  return results;
+}
+
+}  // namespace mctsat::tensor

@@ -1,0 +1,42 @@
+// The reference interpreter: executes a validated Graph on concrete float64 tensors, node by node
+// in topological order with the reference kernels. It is the numerical oracle for rule testing
+// and end-to-end equivalence checks, so it favours clarity and determinism over speed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tensor/graph.hpp"
+#include "tensor/reference_kernels.hpp"
+#include "tensor/tensor_value.hpp"
+
+namespace mctsat::tensor {
+
+struct InterpretOptions {
+  // When set, weights without values get deterministic pseudo-random values in [-1, 1) drawn
+  // from a stream derived from this seed and the weight's name (see random_tensor). When unset,
+  // such a weight is an error.
+  std::optional<std::uint64_t> random_weight_seed;
+};
+
+// Runs `graph` and returns its outputs in graph.outputs() order. `inputs` maps input node names to
+// values of the declared shape; only the nodes the outputs depend on are evaluated, and entries
+// that name no needed input are ignored. Throws mctsat::Error at the offending node for a missing
+// input, an input of the wrong shape, a weight without values (and no seed) and an opaque
+// operator.
+std::vector<Tensor> interpret(const Graph& graph, const std::map<std::string, Tensor>& inputs,
+                              const InterpretOptions& options = {});
+
+// Deterministic pseudo-random values for every input node of `graph`, one stream per input name.
+std::map<std::string, Tensor> random_inputs(const Graph& graph, std::uint64_t seed);
+
+// A tensor of `shape` with values in [-1, 1) from std::mt19937_64 seeded with a mix of `seed` and
+// a hash of `stream` (each value is 2 * (raw >> 11) * 2^-53 - 1, so results do not depend on the
+// standard library). Different streams are independent: adding a node changes no other values.
+Tensor random_tensor(const Shape& shape, std::uint64_t seed, std::string_view stream);
+
+}  // namespace mctsat::tensor

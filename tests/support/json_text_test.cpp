@@ -1,0 +1,35 @@
+// JSON parsing errors carry file:line:col; member lookup finds the object a later error is about.
+#include <doctest/doctest.h>
+
+#include "support/json_text.hpp"
+
+using namespace mctsat;
+
+TEST_CASE("location_of_offset counts lines and columns from 1") {
+  const std::string text = "ab\ncd\n\nef";
+  CHECK(location_of_offset(text, 0, "f").to_string() == "f:1:1");
+  CHECK(location_of_offset(text, 4, "f").to_string() == "f:2:2");
+  CHECK(location_of_offset(text, 7, "f").to_string() == "f:4:1");
+  CHECK(location_of_offset(text, 999, "f").to_string() == "f:4:3");
+}
+
+TEST_CASE("parse_json_text parses and reports syntax errors where they are") {
+  CHECK(parse_json_text(R"({"a": [1, 2]})", "x.json")["a"][1] == 2);
+  try {
+    parse_json_text("{\n  \"a\": 1,\n  \"b\": tru\n}", "x.json");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.where().file == "x.json");
+    CHECK(e.where().line == 3);
+    CHECK(e.message().rfind("invalid JSON: syntax error while parsing value", 0) == 0);
+    CHECK(e.message().find("invalid literal; last read: '\"b\": tru") != std::string::npos);
+  }
+  CHECK_THROWS_AS(parse_json_text("", "empty.json"), Error);
+}
+
+TEST_CASE("locate_json_string_member finds a key with its value") {
+  const std::string text = "{\n  \"name\": \"a\",\n  \"x\": {\"name\" :  \"b\"}\n}";
+  CHECK(locate_json_string_member(text, "name", "b", "f").to_string() == "f:3:9");
+  CHECK(locate_json_string_member(text, "name", "a", "f").to_string() == "f:2:3");
+  CHECK(locate_json_string_member(text, "name", "zz", "f").to_string() == "f");
+}
