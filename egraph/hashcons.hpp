@@ -1,0 +1,113 @@
+// The hashcons: an open-addressing table (linear probing, backward-shift deletion, power-of-two
+// capacity) from e-node content to the live e-node holding it. A slot holds the node id, its full
+// hash and, for e-nodes of at most two children, the content itself, so that a lookup of a small
+// e-node touches one cache line; larger e-nodes are compared against the NodeStore. Copying it is
+// a flat copy.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "egraph/id.hpp"
+#include "egraph/node_store.hpp"
+
+namespace mctsat::egraph {
+
+class Hashcons {
+ public:
+  // The node with this content, or kNoId.
+  Id find(const NodeStore& nodes, OpCode op, std::int64_t payload, std::span<const Id> children,
+          std::uint64_t hash) const {
+    if (slots_.empty()) return kNoId;
+    const auto tag = static_cast<std::uint32_t>(hash >> 32);
+    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.node == kNoId) return kNoId;
+      if (slot.tag != tag) continue;
+      if (children.size() <= kInline) {
+        if (slot.op == op && slot.arity == children.size() && slot.payload == payload &&
+            (children.empty() || slot.children[0] == children[0]) &&
+            (children.size() < 2 || slot.children[1] == children[1]))
+          return slot.node;
+      } else if (same_enode(nodes.get(slot.node), op, payload, children)) {
+        return slot.node;
+      }
+    }
+  }
+
+  // Inserts a node whose content is not present yet.
+  void insert(Id node, const ENodeRef& content, std::uint64_t hash) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    Slot slot{node,
+              static_cast<std::uint32_t>(hash >> 32),
+              static_cast<std::uint32_t>(hash),
+              content.op,
+              static_cast<std::uint32_t>(content.children.size()),
+              {0, 0},
+              content.payload};
+    if (content.children.size() <= kInline)
+      std::copy(content.children.begin(), content.children.end(), slot.children);
+    place(slot);
+    ++size_;
+  }
+
+  // Removes `node`, stored under `hash` (the hash of its content when it was inserted).
+  void erase(Id node, std::uint64_t hash) {
+    std::size_t i = hash & mask_;
+    while (slots_[i].node != node) i = (i + 1) & mask_;
+    // Backward shift: move later entries of the probe run into the hole when allowed.
+    for (std::size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (slots_[j].node == kNoId) break;
+      const std::size_t home = slots_[j].home & mask_;
+      // Entry j may move to i when i lies cyclically in [home, j).
+      if (((j - home) & mask_) >= ((j - i) & mask_)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = Slot{};
+    --size_;
+  }
+
+  std::size_t size() const { return size_; }
+  std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
+  void reserve(std::size_t entries) {
+    while (entries * 4 > slots_.size() * 3) grow();
+  }
+
+ private:
+  static constexpr std::size_t kInline = 2;
+  struct Slot {
+    Id node = kNoId;
+    std::uint32_t tag = 0;   // high half of the hash: a cheap filter before comparing content
+    std::uint32_t home = 0;  // low half of the hash: where the probe run starts
+    OpCode op = 0;           // content, for e-nodes of at most kInline children
+    std::uint32_t arity = 0;
+    Id children[kInline] = {0, 0};
+    std::int64_t payload = 0;
+  };
+
+  void place(const Slot& slot) {
+    std::size_t i = slot.home & mask_;
+    while (slots_[i].node != kNoId) i = (i + 1) & mask_;
+    slots_[i] = slot;
+  }
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.node != kNoId) place(slot);
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::size_t size_ = 0;
+};
+
+}  // namespace mctsat::egraph

@@ -1,0 +1,188 @@
+// Rewrites: a searcher (one source pattern, or several sharing variables: a multi-pattern rule),
+// conditions over the substitution, and an applier that instantiates the right-hand side(s) and
+// merges each with its matched root. Right-hand sides the analysis rejects (e.g. ill-shaped) are
+// skipped and counted, never added.
+#pragma once
+
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "egraph/egraph.hpp"
+#include "egraph/machine.hpp"
+#include "egraph/multi_match.hpp"
+#include "egraph/pattern.hpp"
+#include "egraph/program.hpp"
+
+namespace mctsat::egraph {
+
+template <class Analysis>
+using Condition = std::function<bool(const EGraph<Analysis>&, std::span<const Id> subst)>;
+
+// What one application of a rewrite did.
+struct ApplyStats {
+  std::size_t matches = 0;    // matches offered
+  std::size_t applied = 0;    // matches whose right-hand side changed the e-graph
+  std::size_t rejected = 0;   // failed a condition
+  std::size_t invalid = 0;    // right-hand side rejected by the analysis (not added)
+  std::size_t filtered = 0;   // skipped by the applier's filter (e.g. it would close a cycle)
+  std::size_t unapplied = 0;  // not tried because the node budget ran out
+};
+
+// Per-application options: a node budget and an optional filter that may veto a match before its
+// right-hand sides are added (cycle filtering plugs in here).
+template <class Analysis>
+struct ApplyOptions {
+  std::size_t node_budget =
+      std::numeric_limits<std::size_t>::max();  // stop once num_nodes reaches it
+  std::function<bool(const EGraph<Analysis>&, std::span<const Id> roots, std::span<const Id> subst)>
+      filter;
+};
+
+template <class Analysis>
+class Rewrite {
+ public:
+  Rewrite(std::string name, std::vector<Pattern> lhs, std::vector<Pattern> rhs,
+          std::uint32_t num_vars, std::vector<Condition<Analysis>> conditions = {})
+      : name_(std::move(name)),
+        lhs_(std::move(lhs)),
+        rhs_(std::move(rhs)),
+        num_vars_(num_vars),
+        conditions_(std::move(conditions)) {
+    MCTSAT_ASSERT(!lhs_.empty() && lhs_.size() == rhs_.size());
+    for (const Pattern& p : lhs_) programs_.push_back(compile(p));
+  }
+
+  const std::string& name() const { return name_; }
+  bool multi() const { return lhs_.size() > 1; }
+  std::uint32_t num_vars() const { return num_vars_; }
+  std::span<const Pattern> lhs() const { return lhs_; }
+  std::span<const Pattern> rhs() const { return rhs_; }
+
+  // Search phase: read-only on a clean e-graph (safe to run concurrently with other searches).
+  // Multi-pattern rules join the matches of their patterns on shared variables. At most `limit`
+  // matches (joined matches for multi-pattern rules). With `skip_before` > 0, single-pattern
+  // matches already applied before that epoch are left out (semi-naive matching; see
+  // EGraph::node_stamp): conditions must then depend only on the variables' classes' data.
+  Matches search(const EGraph<Analysis>& egraph,
+                 std::size_t limit = std::numeric_limits<std::size_t>::max(),
+                 std::uint32_t skip_before = 0) const {
+    const bool check_data = !conditions_.empty() || Analysis::kMayReject;
+    if (!multi())
+      return egraph::search(egraph, programs_[0], num_vars_, limit, skip_before, check_data);
+    std::vector<Matches> parts;
+    for (const Program& program : programs_)
+      parts.push_back(egraph::search(egraph, program, num_vars_, limit));
+    return join_matches(parts, limit);
+  }
+
+  // Apply phase: instantiates the right-hand sides for each match that passes the conditions and
+  // the filter, and merges them with the matched roots.
+  ApplyStats apply(EGraph<Analysis>& egraph, const Matches& matches,
+                   const ApplyOptions<Analysis>& options = {}) const {
+    ApplyStats stats;
+    stats.matches = matches.size();
+    std::vector<Id> built;
+    for (std::size_t m = 0; m < matches.size(); ++m) {
+      if (egraph.num_nodes() >= options.node_budget) {
+        stats.unapplied = matches.size() - m;
+        break;
+      }
+      const std::span<const Id> subst = matches.subst(m);
+      const std::span<const Id> roots = matches.roots_of(m);
+      if (!std::all_of(conditions_.begin(), conditions_.end(),
+                       [&](const auto& c) { return c(egraph, subst); })) {
+        ++stats.rejected;
+        continue;
+      }
+      if constexpr (Analysis::kMayReject) {
+        if (!std::all_of(rhs_.begin(), rhs_.end(),
+                         [&](const Pattern& p) { return accepts(egraph, p, subst); })) {
+          ++stats.invalid;
+          continue;
+        }
+      }
+      if (options.filter && !options.filter(egraph, roots, subst)) {
+        ++stats.filtered;
+        continue;
+      }
+      bool changed = false;
+      for (std::size_t i = 0; i < rhs_.size(); ++i) {
+        const Id id = instantiate(egraph, rhs_[i], subst, built);
+        changed = egraph.merge(roots[i], id) || changed;
+      }
+      stats.applied += changed;
+    }
+    return stats;
+  }
+
+ private:
+  // Adds the pattern's e-nodes bottom-up under `subst`; returns the root's class.
+  static Id instantiate(EGraph<Analysis>& egraph, const Pattern& pattern, std::span<const Id> subst,
+                        std::vector<Id>& ids) {
+    const auto nodes = pattern.nodes();
+    ids.resize(nodes.size());
+    typename EGraph<Analysis>::ChildIds children;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const PatternNode& n = nodes[i];
+      if (n.is_var) {
+        ids[i] = subst[n.var];
+        continue;
+      }
+      children.clear();
+      for (std::uint32_t c : n.children) children.push_back(ids[c]);
+      ids[i] = egraph.add(n.op, n.payload, id_span(children));
+    }
+    return ids[pattern.root()];
+  }
+
+  // Whether the analysis accepts every e-node the pattern would add (a dry run: nothing is added).
+  static bool accepts(const EGraph<Analysis>& egraph, const Pattern& pattern,
+                      std::span<const Id> subst) {
+    using Data = typename EGraph<Analysis>::Data;
+    const auto nodes = pattern.nodes();
+    std::vector<Data> made(nodes.size());
+    std::vector<const Data*> data(nodes.size());
+    std::vector<Id> existing(nodes.size(), kNoId);
+    typename EGraph<Analysis>::ChildIds child_ids;
+    boost::container::small_vector<const Data*, 8> child_data;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const PatternNode& n = nodes[i];
+      if (n.is_var) {
+        existing[i] = subst[n.var];
+        data[i] = &egraph.data(existing[i]);
+        continue;
+      }
+      child_ids.clear();
+      child_data.clear();
+      bool all_exist = true;
+      for (std::uint32_t c : n.children) {
+        all_exist = all_exist && existing[c] != kNoId;
+        child_ids.push_back(existing[c]);
+        child_data.push_back(data[c]);
+      }
+      if (all_exist) {
+        if (const auto found = egraph.lookup(n.op, n.payload, id_span(child_ids))) {
+          existing[i] = *found;
+          data[i] = &egraph.data(*found);
+          continue;
+        }
+      }
+      if (!egraph.analysis().make(
+              ENodeRef{n.op, n.payload, id_span(child_ids)},
+              std::span<const Data* const>(child_data.data(), child_data.size()), made[i]))
+        return false;
+      data[i] = &made[i];
+    }
+    return true;
+  }
+
+  std::string name_;
+  std::vector<Pattern> lhs_, rhs_;
+  std::uint32_t num_vars_;
+  std::vector<Condition<Analysis>> conditions_;
+  std::vector<Program> programs_;
+};
+
+}  // namespace mctsat::egraph
