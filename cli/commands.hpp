@@ -12,5 +12,6 @@ void add_convert_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_zoo_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
+void add_rules_command(CLI::App& app);
 
 }  // namespace mctsat::cli

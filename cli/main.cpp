@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   mctsat::cli::add_run_command(app);
   mctsat::cli::add_zoo_command(app);
   mctsat::cli::add_devices_command(app);
+  mctsat::cli::add_rules_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -51,6 +51,7 @@ class EGraph {
     data_.push_back(std::move(data));
     node_stamps_.push_back(epoch_);
     data_stamps_.push_back(epoch_);
+    blacklist_.push_back(0);
     hashcons_.insert(node, nodes_.get(node), hash);
     for (Id child : canonical) add_parent(child, node);
     ++live_nodes_;
@@ -130,6 +131,15 @@ class EGraph {
 
   ENodeRef node(Id node) const { return nodes_.get(node); }
   bool live(Id node) const { return nodes_.live(node); }
+
+  // The blacklist: e-nodes extraction must never pick (e.g. the newest e-node of each cycle, see
+  // cycles.hpp), one flag per e-node id. Matching still sees them; rebuilding and copying keep it.
+  bool blacklisted(Id node) const { return blacklist_[node] != 0; }
+  void blacklist(Id node) {
+    if (blacklist_[node] == 0) ++blacklisted_nodes_;
+    blacklist_[node] = 1;
+  }
+  std::size_t num_blacklisted() const { return blacklisted_nodes_; }
   const Data& data(Id eclass) const { return data_[uf_.find(eclass)]; }
   Data& data_mut(Id eclass) { return data_[uf_.find_compress(eclass)]; }
   const Analysis& analysis() const { return analysis_; }
@@ -179,6 +189,7 @@ class EGraph {
            classes_.capacity() * sizeof(ClassInfo) + data_.capacity() * sizeof(Data) +
            parent_links_.capacity() * sizeof(ParentLink) +
            (node_stamps_.capacity() + data_stamps_.capacity()) * sizeof(std::uint32_t) +
+           blacklist_.capacity() * sizeof(std::uint8_t) +
            (class_ids_.capacity() + class_nodes_.capacity() + op_classes_.capacity()) * sizeof(Id) +
            op_class_begin_.capacity() * sizeof(std::uint32_t);
   }
@@ -367,6 +378,7 @@ class EGraph {
   std::vector<Data> data_;                  // by id; meaningful for canonical ids
   std::vector<std::uint32_t> node_stamps_;  // by node: epoch added or last re-canonicalized
   std::vector<std::uint32_t> data_stamps_;  // by id: epoch the class's data last changed
+  std::vector<std::uint8_t> blacklist_;     // by node: 1 when extraction must not pick it
   std::vector<ParentLink> parent_links_;
   std::vector<Id> pending_;           // e-nodes whose children may have merged
   std::vector<Id> analysis_pending_;  // e-nodes whose children's data changed
@@ -377,6 +389,7 @@ class EGraph {
   std::vector<std::uint32_t> scratch_counts_;
   std::size_t live_nodes_ = 0;
   std::size_t unions_ = 0;
+  std::size_t blacklisted_nodes_ = 0;
   std::uint32_t epoch_ = 0;
   bool clean_ = true;
 };

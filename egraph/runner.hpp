@@ -67,6 +67,13 @@ struct RunnerOptions {
   ApplyOptions<Analysis> apply;  // filter (e.g. cycle filtering); node_budget is set from limits
   // Called after every iteration; returning false stops the run (StopReason::kOther).
   std::function<bool(const EGraph<Analysis>&, const IterationStats&)> after_iteration;
+  // Called on the clean e-graph after each iteration's search, right before its apply phase (its
+  // time counts as apply time): prepares a stateful apply.filter, e.g. CycleFilter::prepare.
+  std::function<void(const EGraph<Analysis>&)> before_apply;
+  // Called right after each iteration's rebuild (its time counts as rebuild time), before the
+  // iteration's statistics are taken. It may mark e-nodes (e.g. blacklist the e-nodes closing
+  // cycles, see cycles.hpp) but must leave the e-graph clean: no adds, no merges.
+  std::function<void(EGraph<Analysis>&)> after_rebuild;
 };
 
 template <class Analysis>
@@ -179,6 +186,7 @@ class Runner {
     phase = Clock::now();
     ApplyOptions<Analysis> apply = options_.apply;
     apply.node_budget = options_.limits.nodes;
+    if (options_.before_apply) options_.before_apply(egraph);
     for (std::size_t r = 0; r < rules.size(); ++r) {
       RuleIterationStats& rule_stats = stats.rules[r];
       if (!enabled[r]) continue;
@@ -200,6 +208,10 @@ class Runner {
 
     phase = Clock::now();
     egraph.rebuild();
+    if (options_.after_rebuild) {
+      options_.after_rebuild(egraph);
+      MCTSAT_ASSERT(egraph.clean() && "an after_rebuild hook must leave the e-graph clean");
+    }
     stats.rebuild_seconds = seconds_since(phase);
     stats.nodes = egraph.num_nodes();
     stats.classes = egraph.num_classes();

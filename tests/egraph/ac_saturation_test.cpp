@@ -2,8 +2,8 @@
 // and associativity must reach exactly 2^n - 1 classes and 3^n - 2^(n+1) + 1 + n e-nodes.
 #include <doctest/doctest.h>
 
+#include "bench/workloads/ac_language.hpp"
 #include "egraph/runner.hpp"
-#include "tests/egraph/ac_language.hpp"
 
 using namespace mctsat::egraph;
 

@@ -1,0 +1,35 @@
+// E-node costs: the OpInstance of an e-node from its children's analysis data.
+#include "tensor/enode_cost.hpp"
+
+#include <boost/container/small_vector.hpp>
+
+namespace mctsat::tensor {
+
+double enode_cost(const egraph::EGraph<TensorAnalysis>& egraph, Id node, const CostModel& model) {
+  const egraph::ENodeRef enode = egraph.node(node);
+  const auto op = tensor_op(enode.op);
+  if (!op || signature(*op).view || *op == Op::kInput || *op == Op::kWeight) return 0.0;
+
+  boost::container::small_vector<const TensorData*, 8> children;
+  bool weight_only = *op != Op::kOpaque;
+  bool any_tensor = false;
+  for (Id child : enode.children) {
+    const TensorData& data = egraph.data(child);
+    children.push_back(&data);
+    if (data.is_tensor()) {
+      any_tensor = true;
+      weight_only = weight_only && data.weight_only;
+    }
+  }
+  if (weight_only && any_tensor) return 0.0;
+
+  std::vector<TensorType> inputs;
+  Attrs attrs;
+  const bool ok = egraph.analysis().operands(
+      enode, std::span<const TensorData* const>(children.data(), children.size()), inputs, attrs);
+  MCTSAT_ASSERT(ok && "an e-node of the e-graph has operands of the wrong kind");
+  const std::vector<TensorType> outputs = egraph.analysis().output_types(egraph.data(node));
+  return model.cost(OpInstance{*op, inputs, attrs, outputs});
+}
+
+}  // namespace mctsat::tensor

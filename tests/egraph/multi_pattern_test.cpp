@@ -1,0 +1,170 @@
+// Tests of multi-pattern rules: join_matches (consistent pairs on shared variables, no two roots in
+// one class, cross products, the limit, three-way joins) and multi-pattern rewrites searched and
+// applied end to end (each right-hand side merged with its own root; all or nothing when the
+// analysis rejects one of them).
+#include <doctest/doctest.h>
+
+#include <utility>
+#include <vector>
+
+#include "egraph/multi_match.hpp"
+#include "egraph/rewrite.hpp"
+#include "tests/egraph/const_fold.hpp"
+#include "tests/egraph/invariants.hpp"
+#include "tests/egraph/test_language.hpp"
+
+using namespace mctsat::egraph;
+using namespace eglang;
+
+namespace {
+
+constexpr Id N = kNoId;
+
+// The matches of one pattern over three rule variables, as (root, {subst}) pairs.
+Matches part(std::vector<std::pair<Id, std::vector<Id>>> rows) {
+  Matches m;
+  m.num_vars = 3;
+  for (const auto& [root, subst] : rows) {
+    m.roots.push_back(root);
+    m.substs.insert(m.substs.end(), subst.begin(), subst.end());
+  }
+  return m;
+}
+
+// Each joined match as {roots..., subst...}.
+std::vector<std::vector<Id>> rows(const Matches& matches) {
+  std::vector<std::vector<Id>> out;
+  for (std::size_t i = 0; i < matches.size(); ++i) {
+    std::vector<Id> row(matches.roots_of(i).begin(), matches.roots_of(i).end());
+    row.insert(row.end(), matches.subst(i).begin(), matches.subst(i).end());
+    out.push_back(row);
+  }
+  return out;
+}
+
+constexpr std::size_t kAll = static_cast<std::size_t>(-1);
+
+}  // namespace
+
+TEST_CASE("join_matches keeps only the pairs that agree on shared variables") {
+  const std::vector<Matches> parts{
+      part({{10, {1, N, N}}, {11, {2, N, N}}}),
+      part({{20, {1, 5, N}}, {21, {2, 6, N}}, {22, {1, 7, N}}, {23, {3, 8, N}}})};
+  const Matches joined = join_matches(parts, kAll);
+  CHECK(joined.num_roots == 2);
+  CHECK(joined.num_vars == 3);
+  CHECK(rows(joined) ==
+        std::vector<std::vector<Id>>{{10, 20, 1, 5, N}, {10, 22, 1, 7, N}, {11, 21, 2, 6, N}});
+}
+
+TEST_CASE("join_matches skips combinations whose roots are the same class") {
+  const std::vector<Matches> parts{part({{10, {1, N, N}}, {11, {2, N, N}}}),
+                                   part({{10, {1, 9, N}}, {20, {1, 5, N}}, {11, {2, 6, N}}})};
+  CHECK(rows(join_matches(parts, kAll)) == std::vector<std::vector<Id>>{{10, 20, 1, 5, N}});
+}
+
+TEST_CASE("join_matches without shared variables is the cross product, up to the limit") {
+  const std::vector<Matches> parts{part({{10, {1, N, N}}, {11, {2, N, N}}}),
+                                   part({{20, {N, 5, N}}, {21, {N, 6, N}}})};
+  const std::vector<std::vector<Id>> all{
+      {10, 20, 1, 5, N}, {10, 21, 1, 6, N}, {11, 20, 2, 5, N}, {11, 21, 2, 6, N}};
+  CHECK(rows(join_matches(parts, kAll)) == all);
+  CHECK(rows(join_matches(parts, 4)) == all);
+  CHECK(rows(join_matches(parts, 3)) == std::vector<std::vector<Id>>(all.begin(), all.begin() + 3));
+  CHECK(rows(join_matches(parts, 1)) == std::vector<std::vector<Id>>(all.begin(), all.begin() + 1));
+}
+
+TEST_CASE("join_matches with an empty side or a single pattern") {
+  const Matches some = part({{10, {1, N, N}}, {11, {2, N, N}}});
+  const Matches none = part({});
+  CHECK(join_matches(std::vector<Matches>{some, none}, kAll).size() == 0);
+  CHECK(join_matches(std::vector<Matches>{none, some}, kAll).size() == 0);
+  const Matches single = join_matches(std::vector<Matches>{some}, kAll);
+  CHECK(single.num_roots == 1);
+  CHECK(rows(single) == std::vector<std::vector<Id>>{{10, 1, N, N}, {11, 2, N, N}});
+}
+
+TEST_CASE("join_matches joins three patterns on their pairwise shared variables") {
+  const std::vector<Matches> parts{
+      part({{10, {1, N, N}}, {11, {2, N, N}}}),                   // ?0
+      part({{20, {1, 5, N}}, {21, {2, 6, N}}, {22, {1, 7, N}}}),  // ?0 ?1
+      part({{30, {N, 5, 100}},
+            {31, {N, 7, 101}},
+            {32, {N, 6, 102}},  // ?1 ?2
+            {33, {N, 5, 103}},
+            {11, {N, 6, 104}},
+            {34, {N, 9, 105}}})};
+  const Matches joined = join_matches(parts, kAll);
+  CHECK(joined.num_roots == 3);
+  // (11, 21, 11) would use one class twice; ?1 = 9 has no partner.
+  CHECK(rows(joined) == std::vector<std::vector<Id>>{{10, 20, 30, 1, 5, 100},
+                                                     {10, 20, 33, 1, 5, 103},
+                                                     {10, 22, 31, 1, 7, 101},
+                                                     {11, 21, 32, 2, 6, 102}});
+  CHECK(join_matches(parts, 2).size() == 2);
+}
+
+TEST_CASE("a multi-pattern rewrite merges each right-hand side with its own root") {
+  EGraph<NoAnalysis> egraph;
+  const Id fa = add(egraph, "(f a)"), pa = add(egraph, "(p a)");
+  const Id fb = add(egraph, "(f b)"), pc = add(egraph, "(p c)");
+  egraph.rebuild();
+  CHECK(egraph.num_nodes() == 7);
+  const auto rule =
+      rewrite<NoAnalysis>("split", {"(f ?0)", "(p ?0)"}, {"(r (k ?0))", "(h (k ?0))"});
+  CHECK(rule->multi());
+  const Matches matches = rule->search(egraph);
+  CHECK(rows(matches) == std::vector<std::vector<Id>>{{fa, pa, *lookup(egraph, "a")}});
+  const ApplyStats stats = rule->apply(egraph, matches);
+  CHECK(stats.matches == 1);
+  CHECK(stats.applied == 1);
+  egraph.rebuild();
+  CHECK(egraph.num_nodes() == 10);   // (k a), (r (k a)), (h (k a))
+  CHECK(egraph.num_classes() == 8);  // only (k a) is a new class
+  CHECK(egraph.find(*lookup(egraph, "(r (k a))")) == egraph.find(fa));
+  CHECK(egraph.find(*lookup(egraph, "(h (k a))")) == egraph.find(pa));
+  CHECK(egraph.find(fa) != egraph.find(pa));
+  CHECK(egraph.nodes_of(egraph.find(fb)).size() == 1);
+  CHECK(egraph.nodes_of(egraph.find(pc)).size() == 1);
+  CHECK_FALSE(lookup(egraph, "(k b)").has_value());
+  CHECK(invariant_violation(egraph) == "");
+
+  // Applying the same matches again changes nothing.
+  CHECK(rule->apply(egraph, rule->search(egraph)).applied == 0);
+}
+
+TEST_CASE("a multi-pattern search never pairs a class with itself") {
+  EGraph<NoAnalysis> egraph;
+  const Id fa = add(egraph, "(f a)"), fb = add(egraph, "(f b)");
+  egraph.rebuild();
+  const Id a = *lookup(egraph, "a"), b = *lookup(egraph, "b");
+  const auto rule = rewrite<NoAnalysis>("pair", {"(f ?0)", "(f ?1)"}, {"(g ?0 ?1)", "(g ?1 ?0)"});
+  const Matches matches = rule->search(egraph);
+  CHECK(rows(matches) == std::vector<std::vector<Id>>{{fa, fb, a, b}, {fb, fa, b, a}});
+  const ApplyStats stats = rule->apply(egraph, matches);
+  CHECK(stats.applied == 1);  // the second match re-adds the same two e-nodes
+  egraph.rebuild();
+  CHECK(egraph.find(*lookup(egraph, "(g a b)")) == egraph.find(fa));
+  CHECK(egraph.find(*lookup(egraph, "(g b a)")) == egraph.find(fb));
+  CHECK(egraph.find(fa) != egraph.find(fb));
+}
+
+TEST_CASE("a multi-pattern match whose one right-hand side is invalid adds nothing") {
+  EGraph<ConstFold> egraph;
+  const Id f6 = add(egraph, "(f 6)");
+  add(egraph, "(p 0)");
+  const Id p2 = add(egraph, "(p 2)");
+  egraph.rebuild();
+  CHECK(egraph.num_nodes() == 6);
+  const auto rule = rewrite<ConstFold>("div-mul", {"(f ?0)", "(p ?1)"}, {"(/ ?0 ?1)", "(* ?0 ?1)"});
+  const Matches matches = rule->search(egraph);
+  CHECK(matches.size() == 2);  // ?1 = 0 and ?1 = 2
+  const ApplyStats stats = rule->apply(egraph, matches);
+  CHECK(stats.invalid == 1);
+  CHECK(stats.applied == 1);
+  CHECK(egraph.num_nodes() == 8);  // (/ 6 2) and (* 6 2)
+  egraph.rebuild();
+  CHECK_FALSE(lookup(egraph, "(* 6 0)").has_value());  // valid, but its partner was not
+  CHECK(egraph.data(f6).value == 3);
+  CHECK(egraph.data(p2).value == 12);
+}
