@@ -22,7 +22,8 @@ void add_check(CLI::App& rules) {
     bool json = false;
   };
   auto options = std::make_shared<Options>();
-  CLI::App* command = rules.add_subcommand("check", "Parse and check rule files; summarize them per ruleset");
+  CLI::App* command =
+      rules.add_subcommand("check", "Parse and check rule files; summarize them per ruleset");
   command->add_option("paths", options->paths, "Rule files or directories")->required();
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([options] {
@@ -42,20 +43,25 @@ void add_check(CLI::App& rules) {
     }
     for (const auto& axiom : library.axioms) ++by_ruleset[axiom.ruleset].axioms;
     if (options->json) {
-      nlohmann::json out = {{"files", library.files}, {"rules", library.rules.size()},
-                            {"axioms", library.axioms.size()}, {"rulesets", nlohmann::json::object()}};
+      nlohmann::json out = {{"files", library.files},
+                            {"rules", library.rules.size()},
+                            {"axioms", library.axioms.size()},
+                            {"rulesets", nlohmann::json::object()}};
       for (const auto& [name, c] : by_ruleset)
-        out["rulesets"][name] = {
-            {"rules", c.rules}, {"multi_pattern", c.multi}, {"conditional", c.conditional}, {"axioms", c.axioms}};
+        out["rulesets"][name] = {{"rules", c.rules},
+                                 {"multi_pattern", c.multi},
+                                 {"conditional", c.conditional},
+                                 {"axioms", c.axioms}};
       std::cout << out.dump(2) << '\n';
       return;
     }
-    std::cout << fmt::format("{} files, {} rules, {} axioms\n", library.files.size(), library.rules.size(),
-                             library.axioms.size());
-    std::cout << fmt::format("{:<16} {:>6} {:>6} {:>12} {:>7}\n", "ruleset", "rules", "multi", "conditional",
-                             "axioms");
+    std::cout << fmt::format("{} files, {} rules, {} axioms\n", library.files.size(),
+                             library.rules.size(), library.axioms.size());
+    std::cout << fmt::format("{:<16} {:>6} {:>6} {:>12} {:>7}\n", "ruleset", "rules", "multi",
+                             "conditional", "axioms");
     for (const auto& [name, c] : by_ruleset)
-      std::cout << fmt::format("{:<16} {:>6} {:>6} {:>12} {:>7}\n", name, c.rules, c.multi, c.conditional, c.axioms);
+      std::cout << fmt::format("{:<16} {:>6} {:>6} {:>12} {:>7}\n", name, c.rules, c.multi,
+                               c.conditional, c.axioms);
   });
 }
 
@@ -77,18 +83,21 @@ void add_import(CLI::App& rules) {
     std::string single, multi, output, ruleset = "tensat";
   };
   auto options = std::make_shared<Options>();
-  CLI::App* command = rules.add_subcommand("import-tensat", "Convert TENSAT rule files (lhs=>rhs per line)");
-  command->add_option("file", options->single, "TENSAT single-pattern rules (converted.txt)")->required();
+  CLI::App* command =
+      rules.add_subcommand("import-tensat", "Convert TENSAT rule files (lhs=>rhs per line)");
+  command->add_option("file", options->single, "TENSAT single-pattern rules (converted.txt)")
+      ->required();
   command->add_option("--multi", options->multi, "TENSAT multi-pattern rules (two lines per rule)");
   command->add_option("-o,--output", options->output, "Rule file to write")->required();
-  command->add_option("--ruleset", options->ruleset, "Ruleset of the imported rules")->capture_default_str();
+  command->add_option("--ruleset", options->ruleset, "Ruleset of the imported rules")
+      ->capture_default_str();
   command->callback([options] {
     dsl::Diagnostics diagnostics;
-    std::vector<dsl::RuleDecl> rules =
-        dsl::import_tensat_rules(read_text_file(options->single), options->single, false, "tensat", diagnostics);
+    std::vector<dsl::RuleDecl> rules = dsl::import_tensat_rules(
+        read_text_file(options->single), options->single, false, "tensat", diagnostics);
     if (!options->multi.empty()) {
-      auto multi = dsl::import_tensat_rules(read_text_file(options->multi), options->multi, true, "tensat-multi",
-                                            diagnostics);
+      auto multi = dsl::import_tensat_rules(read_text_file(options->multi), options->multi, true,
+                                            "tensat-multi", diagnostics);
       rules.insert(rules.end(), multi.begin(), multi.end());
     }
     std::cerr << diagnostics.render();

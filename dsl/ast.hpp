@@ -75,7 +75,7 @@ struct RuleFile {
   std::vector<IncludeDecl> includes;
   std::vector<RuleDecl> rules;
   std::vector<AxiomDecl> axioms;
-  std::vector<Item> items;                  // every item in source order
+  std::vector<Item> items;                     // every item in source order
   std::vector<std::string> trailing_comments;  // comment lines after the last item
 };
 

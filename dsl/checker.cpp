@@ -25,12 +25,15 @@ Sort sort_of(tensor::ParamKind kind) {
   }
 }
 
-const char* article(Sort sort) { return sort == Sort::kInt || sort == Sort::kInts ? "an" : "a"; }
+const char* article(Sort sort) {
+  return sort == Sort::kInt || sort == Sort::kInts ? "an" : "a";
+}
 
 // TENSAT's projection names: split_0, split_1, ...
 std::optional<std::int64_t> projection_index(const std::string& name) {
   constexpr std::string_view kPrefix = "split_";
-  if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0) return std::nullopt;
+  if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0)
+    return std::nullopt;
   std::int64_t index = 0;
   const char* begin = name.data() + kPrefix.size();
   const auto [end, ec] = std::from_chars(begin, name.data() + name.size(), index);
@@ -123,11 +126,14 @@ class RuleChecker {
         c.kind = Cond::Kind::kVar;
         const auto found = find_var(e.name);
         if (!found) {
-          error(e.where, fmt::format("?{} in the condition is not bound by the left-hand side", e.name));
+          error(e.where,
+                fmt::format("?{} in the condition is not bound by the left-hand side", e.name));
         } else if (vars[*found].sort != Sort::kInt) {
-          error(e.where, fmt::format("?{} is {} {}: conditions use integers{}", e.name, article(vars[*found].sort),
-                                     sort_name(vars[*found].sort),
-                                     vars[*found].sort == Sort::kTensor ? " (try rank(?x), dim(?x, i), numel(?x))" : ""));
+          error(e.where, fmt::format("?{} is {} {}: conditions use integers{}", e.name,
+                                     article(vars[*found].sort), sort_name(vars[*found].sort),
+                                     vars[*found].sort == Sort::kTensor
+                                         ? " (try rank(?x), dim(?x, i), numel(?x))"
+                                         : ""));
         } else {
           c.var = *found;
         }
@@ -148,7 +154,8 @@ class RuleChecker {
       case Expr::Kind::kBinary: {
         c.op = e.name;
         const bool logical = e.name == "and" || e.name == "or";
-        const bool compare = !logical && (e.name == "==" || e.name == "!=" || e.name[0] == '<' || e.name[0] == '>');
+        const bool compare =
+            !logical && (e.name == "==" || e.name == "!=" || e.name[0] == '<' || e.name[0] == '>');
         c.kind = logical ? (e.name == "and" ? Cond::Kind::kAnd : Cond::Kind::kOr)
                          : (compare ? Cond::Kind::kCompare : Cond::Kind::kArith);
         for (const Expr& operand : e.operands) c.operands.push_back(condition(operand, logical));
@@ -179,7 +186,8 @@ class RuleChecker {
   void check_inferred_splits(const std::vector<Pat>& rhs) {
     std::map<std::string, std::vector<std::int64_t>> outputs;
     for (const Pat& root : rhs) {
-      if (root.kind == Pat::Kind::kProj && root.args[0].kind == Pat::Kind::kOp && inferred(root.args[0])) {
+      if (root.kind == Pat::Kind::kProj && root.args[0].kind == Pat::Kind::kOp &&
+          inferred(root.args[0])) {
         outputs[key(root.args[0])].push_back(root.value);
         for (const Pat& arg : root.args[0].args) reject_nested_inferred(arg);
       } else {
@@ -191,7 +199,8 @@ class RuleChecker {
       for (std::size_t i = 0; i < indices.size(); ++i) {
         if (indices[i] != static_cast<std::int64_t>(i)) {
           error(rhs.front().where,
-                "the right-hand roots must take outputs 0, 1, ... of a two-argument split exactly once each, so "
+                "the right-hand roots must take outputs 0, 1, ... of a two-argument split exactly "
+                "once each, so "
                 "that its sizes follow from the left-hand sides");
           return;
         }
@@ -201,32 +210,38 @@ class RuleChecker {
 
  private:
   static bool inferred(const Pat& p) {
-    return p.op == tensor::Op::kSplit && p.args.size() == 3 && p.args[1].kind == Pat::Kind::kInferredSizes;
+    return p.op == tensor::Op::kSplit && p.args.size() == 3 &&
+           p.args[1].kind == Pat::Kind::kInferredSizes;
   }
 
   void reject_nested_inferred(const Pat& p) {
     if (p.kind == Pat::Kind::kOp && inferred(p)) {
       error(p.where,
-            "cannot infer the sizes of this split: give them, (split axis [s1, s2] x), or use it only as "
+            "cannot infer the sizes of this split: give them, (split axis [s1, s2] x), or use it "
+            "only as "
             "(split_0 ...), (split_1 ...) right-hand roots");
     }
     for (const Pat& a : p.args) reject_nested_inferred(a);
   }
 
-  void mismatch(const SourceLocation& where, const std::string& context, Sort expected, const std::string& got) {
-    error(where, fmt::format("{} must be {} {}, got {}", context, article(expected), sort_name(expected), got));
+  void mismatch(const SourceLocation& where, const std::string& context, Sort expected,
+                const std::string& got) {
+    error(where, fmt::format("{} must be {} {}, got {}", context, article(expected),
+                             sort_name(expected), got));
   }
 
   VarIndex variable(const std::string& name, Sort sort, const SourceLocation& where, Side side) {
     if (const auto found = find_var(name)) {
       const Variable& v = vars[*found];
       if (v.sort != sort)
-        error(where, fmt::format("?{} is used as {} {} here but as {} {} at {}:{}", name, article(sort),
-                                 sort_name(sort), article(v.sort), sort_name(v.sort), v.where.line, v.where.column));
+        error(where, fmt::format("?{} is used as {} {} here but as {} {} at {}:{}", name,
+                                 article(sort), sort_name(sort), article(v.sort), sort_name(v.sort),
+                                 v.where.line, v.where.column));
       return *found;
     }
     if (side == Side::kUsing)
-      error(where, fmt::format("?{} on the right-hand side is not bound by the left-hand side", name));
+      error(where,
+            fmt::format("?{} on the right-hand side is not bound by the left-hand side", name));
     if (check_declared && std::find(declared.begin(), declared.end(), name) == declared.end())
       error(where, fmt::format("?{} is not declared in the axiom's forall", name));
     vars.push_back({name, sort, where});
@@ -240,12 +255,14 @@ class RuleChecker {
     if (const auto index = projection_index(t.name)) {
       p.kind = Pat::Kind::kProj;
       p.value = *index;
-      if (expected != Sort::kTensor) mismatch(t.where, context, expected, fmt::format("a {} term", t.name));
+      if (expected != Sort::kTensor)
+        mismatch(t.where, context, expected, fmt::format("a {} term", t.name));
       if (t.args.size() != 1) {
         error(t.where, fmt::format("{} takes 1 argument (a split), got {}", t.name, t.args.size()));
         return p;
       }
-      p.args.push_back(term(t.args[0], Sort::kTuple, side, fmt::format("the argument of {}", t.name)));
+      p.args.push_back(
+          term(t.args[0], Sort::kTuple, side, fmt::format("the argument of {}", t.name)));
       return p;
     }
     const auto op = tensor::find_op(t.name);
@@ -273,9 +290,12 @@ class RuleChecker {
     const std::size_t want = sig.params.size();
     if (sig.variadic() ? args.size() < want : args.size() != want) {
       std::string params;
-      for (const auto& param : sig.params) params += fmt::format("{}{}{}", params.empty() ? "" : " ", param.name, param.variadic ? "..." : "");
-      error(t.where, fmt::format("{} takes {}{} argument{} ({}), got {}", t.name, sig.variadic() ? "at least " : "",
-                                 want, want == 1 ? "" : "s", params, t.args.size()));
+      for (const auto& param : sig.params)
+        params += fmt::format("{}{}{}", params.empty() ? "" : " ", param.name,
+                              param.variadic ? "..." : "");
+      error(t.where, fmt::format("{} takes {}{} argument{} ({}), got {}", t.name,
+                                 sig.variadic() ? "at least " : "", want, want == 1 ? "" : "s",
+                                 params, t.args.size()));
       return p;
     }
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -295,7 +315,8 @@ class RuleChecker {
         continue;
       }
       p.args.push_back(term(*args[i], sort_of(param.kind), side,
-                            fmt::format("argument {} of {} ({})", i + 1 - (short_split && i > 1), t.name, param.name)));
+                            fmt::format("argument {} of {} ({})", i + 1 - (short_split && i > 1),
+                                        t.name, param.name)));
     }
     return p;
   }
@@ -303,10 +324,13 @@ class RuleChecker {
   Cond call(const Expr& e) {
     Cond c;
     c.where = e.where;
-    c.kind = e.name == "rank" ? Cond::Kind::kRank : e.name == "dim" ? Cond::Kind::kDim : Cond::Kind::kNumel;
+    c.kind = e.name == "rank"  ? Cond::Kind::kRank
+             : e.name == "dim" ? Cond::Kind::kDim
+                               : Cond::Kind::kNumel;
     const std::size_t want = c.kind == Cond::Kind::kDim ? 2 : 1;
     if (e.operands.size() != want) {
-      error(e.where, fmt::format("{} takes {} argument{}, got {}", e.name, want, want == 1 ? "" : "s", e.operands.size()));
+      error(e.where, fmt::format("{} takes {} argument{}, got {}", e.name, want,
+                                 want == 1 ? "" : "s", e.operands.size()));
       return c;
     }
     const Expr& subject = e.operands[0];
@@ -314,7 +338,8 @@ class RuleChecker {
     if (subject.kind != Expr::Kind::kVar) {
       error(subject.where, fmt::format("{} takes a tensor variable", e.name));
     } else if (!found) {
-      error(subject.where, fmt::format("?{} in the condition is not bound by the left-hand side", subject.name));
+      error(subject.where,
+            fmt::format("?{} in the condition is not bound by the left-hand side", subject.name));
     } else if (vars[*found].sort != Sort::kTensor) {
       error(subject.where, fmt::format("{} takes a tensor, but ?{} is {} {}", e.name, subject.name,
                                        article(vars[*found].sort), sort_name(vars[*found].sort)));
@@ -342,8 +367,9 @@ void count(const Cond& c, std::vector<int>& uses) {
 }
 
 std::optional<CheckedRule> check_direction(const RuleDecl& decl, const std::vector<Term>& lhs,
-                                           const std::vector<Term>& rhs, bool reversed, const std::string& ruleset,
-                                           Diagnostics& diagnostics, bool report) {
+                                           const std::vector<Term>& rhs, bool reversed,
+                                           const std::string& ruleset, Diagnostics& diagnostics,
+                                           bool report) {
   RuleChecker checker(diagnostics, report);
   CheckedRule rule;
   rule.name = reversed ? decl.name + "-reverse" : decl.name;
@@ -352,20 +378,25 @@ std::optional<CheckedRule> check_direction(const RuleDecl& decl, const std::vect
   rule.where = decl.where;
   rule.reversed = reversed;
   if (lhs.size() != rhs.size()) {
-    checker.error(decl.where, fmt::format("the rule has {} left-hand side{} but {} right-hand side{}", lhs.size(),
-                                          lhs.size() == 1 ? "" : "s", rhs.size(), rhs.size() == 1 ? "" : "s"));
+    checker.error(
+        decl.where,
+        fmt::format("the rule has {} left-hand side{} but {} right-hand side{}", lhs.size(),
+                    lhs.size() == 1 ? "" : "s", rhs.size(), rhs.size() == 1 ? "" : "s"));
     return std::nullopt;
   }
   for (std::size_t i = 0; i < lhs.size(); ++i) {
-    rule.lhs.push_back(checker.term(lhs[i], Sort::kTensor, RuleChecker::Side::kBinding,
-                                    lhs.size() == 1 ? "the left-hand side" : fmt::format("left-hand side {}", i + 1)));
+    rule.lhs.push_back(checker.term(
+        lhs[i], Sort::kTensor, RuleChecker::Side::kBinding,
+        lhs.size() == 1 ? "the left-hand side" : fmt::format("left-hand side {}", i + 1)));
     if (lhs[i].kind == Term::Kind::kVar && lhs.size() == 1)
-      checker.error(lhs[i].where, "a left-hand side that is a lone variable would match everything");
+      checker.error(lhs[i].where,
+                    "a left-hand side that is a lone variable would match everything");
   }
   if (!checker.ok) return std::nullopt;  // right-hand errors would only echo left-hand ones
   for (std::size_t i = 0; i < rhs.size(); ++i)
-    rule.rhs.push_back(checker.term(rhs[i], Sort::kTensor, RuleChecker::Side::kUsing,
-                                    rhs.size() == 1 ? "the right-hand side" : fmt::format("right-hand side {}", i + 1)));
+    rule.rhs.push_back(checker.term(
+        rhs[i], Sort::kTensor, RuleChecker::Side::kUsing,
+        rhs.size() == 1 ? "the right-hand side" : fmt::format("right-hand side {}", i + 1)));
   if (checker.ok) checker.check_inferred_splits(rule.rhs);
   if (decl.condition) rule.condition = checker.condition(*decl.condition, true);
   if (!checker.ok) return std::nullopt;
@@ -377,7 +408,8 @@ std::optional<CheckedRule> check_direction(const RuleDecl& decl, const std::vect
     if (rule.condition) count(*rule.condition, uses);
     for (VarIndex v = 0; v < rule.vars.size(); ++v) {
       if (uses[v] == 1 && rule.vars[v].name[0] != '_')  // ?_name: deliberately unused
-        diagnostics.warning(rule.vars[v].where, fmt::format("?{} is bound but never used", rule.vars[v].name));
+        diagnostics.warning(rule.vars[v].where,
+                            fmt::format("?{} is bound but never used", rule.vars[v].name));
     }
   }
   return rule;
@@ -410,13 +442,15 @@ void check_rule(const RuleDecl& decl, const std::string& ruleset, Diagnostics& d
   if (auto reverse = check_direction(decl, decl.rhs, decl.lhs, true, ruleset, diagnostics, false)) {
     out.push_back(std::move(*reverse));
   } else {
-    diagnostics.error(decl.where, fmt::format("rule {} uses '<=>' but its right-hand side does not bind every "
-                                              "variable of its left-hand side (or cannot be matched)",
-                                              decl.name));
+    diagnostics.error(decl.where,
+                      fmt::format("rule {} uses '<=>' but its right-hand side does not bind every "
+                                  "variable of its left-hand side (or cannot be matched)",
+                                  decl.name));
   }
 }
 
-std::optional<CheckedAxiom> check_axiom(const AxiomDecl& decl, const std::string& ruleset, Diagnostics& diagnostics) {
+std::optional<CheckedAxiom> check_axiom(const AxiomDecl& decl, const std::string& ruleset,
+                                        Diagnostics& diagnostics) {
   RuleChecker checker(diagnostics, true);
   checker.declared = decl.forall;
   checker.check_declared = !decl.forall.empty();
@@ -425,8 +459,10 @@ std::optional<CheckedAxiom> check_axiom(const AxiomDecl& decl, const std::string
   axiom.ruleset = ruleset;
   axiom.tags = decl.tags;
   axiom.where = decl.where;
-  axiom.lhs = checker.term(decl.lhs, Sort::kTensor, RuleChecker::Side::kBinding, "the left-hand side");
-  axiom.rhs = checker.term(decl.rhs, Sort::kTensor, RuleChecker::Side::kBinding, "the right-hand side");
+  axiom.lhs =
+      checker.term(decl.lhs, Sort::kTensor, RuleChecker::Side::kBinding, "the left-hand side");
+  axiom.rhs =
+      checker.term(decl.rhs, Sort::kTensor, RuleChecker::Side::kBinding, "the right-hand side");
   if (decl.condition) axiom.condition = checker.condition(*decl.condition, true);
   for (const std::string& name : decl.forall) {
     if (!checker.find_var(name))

@@ -15,6 +15,7 @@ namespace mctsat::dsl {
 // Appends the checked rule (and, for `<=>`, its reverse named `<name>-reverse`) to `out`.
 void check_rule(const RuleDecl& decl, const std::string& ruleset, Diagnostics& diagnostics,
                 std::vector<CheckedRule>& out);
-std::optional<CheckedAxiom> check_axiom(const AxiomDecl& decl, const std::string& ruleset, Diagnostics& diagnostics);
+std::optional<CheckedAxiom> check_axiom(const AxiomDecl& decl, const std::string& ruleset,
+                                        Diagnostics& diagnostics);
 
 }  // namespace mctsat::dsl

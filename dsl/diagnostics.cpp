@@ -27,9 +27,9 @@ void Diagnostics::warning(SourceLocation where, std::string message) {
 }
 
 std::size_t Diagnostics::error_count() const {
-  return static_cast<std::size_t>(std::count_if(list_.begin(), list_.end(), [](const Diagnostic& d) {
-    return d.severity == Diagnostic::Severity::kError;
-  }));
+  return static_cast<std::size_t>(std::count_if(
+      list_.begin(), list_.end(),
+      [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::kError; }));
 }
 
 std::string Diagnostics::render() const {
@@ -37,7 +37,8 @@ std::string Diagnostics::render() const {
   for (const Diagnostic& d : list_) {
     const char* kind = d.severity == Diagnostic::Severity::kError ? "error" : "warning";
     const std::string place = d.where.to_string();
-    out += place.empty() ? fmt::format("{}: {}\n", kind, d.message) : fmt::format("{}: {}: {}\n", place, kind, d.message);
+    out += place.empty() ? fmt::format("{}: {}\n", kind, d.message)
+                         : fmt::format("{}: {}: {}\n", place, kind, d.message);
     if (d.where.line > 0) {
       const std::string line = source_line(d.where.file, d.where.line);
       if (!line.empty()) {

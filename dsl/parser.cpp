@@ -22,11 +22,12 @@ using Node = pt::node;
 template <class Rule>
 using Selector = pt::selector<
     Rule,
-    pt::store_content::on<g::var_name, g::int_literal, g::float_literal, g::list_literal, g::application, g::op_name,
-                          g::call, g::call_name, g::negate_op, g::not_op, g::mul_op, g::add_op, g::compare_op,
-                          g::and_op, g::or_op, g::lhs, g::rhs, g::forward_arrow, g::both_arrow, g::where_clause,
-                          g::rule_name, g::tag, g::tags, g::rule_decl, g::forall, g::axiom_decl, g::ruleset_decl,
-                          g::ruleset_name, g::include_decl, g::path_text, g::variable, g::negation>,
+    pt::store_content::on<
+        g::var_name, g::int_literal, g::float_literal, g::list_literal, g::application, g::op_name,
+        g::call, g::call_name, g::negate_op, g::not_op, g::mul_op, g::add_op, g::compare_op,
+        g::and_op, g::or_op, g::lhs, g::rhs, g::forward_arrow, g::both_arrow, g::where_clause,
+        g::rule_name, g::tag, g::tags, g::rule_decl, g::forall, g::axiom_decl, g::ruleset_decl,
+        g::ruleset_name, g::include_decl, g::path_text, g::variable, g::negation>,
     pt::fold_one::on<g::expression, g::conjunction, g::comparison, g::sum, g::product>>;
 
 // Raises parse errors with the grammar's messages.
@@ -110,8 +111,10 @@ class Builder {
       if (child->is_type<g::rule_name>()) decl.name = child->string();
       if (child->is_type<g::forall>())
         for (const auto& v : child->children) decl.forall.push_back(v->children.at(0)->string());
-      if (child->is_type<g::lhs>()) decl.lhs = single_term(*child, "an axiom has one left-hand side");
-      if (child->is_type<g::rhs>()) decl.rhs = single_term(*child, "an axiom has one right-hand side");
+      if (child->is_type<g::lhs>())
+        decl.lhs = single_term(*child, "an axiom has one left-hand side");
+      if (child->is_type<g::rhs>())
+        decl.rhs = single_term(*child, "an axiom has one right-hand side");
       if (child->is_type<g::where_clause>()) decl.condition = expr(*child->children.at(0));
     }
     return decl;
@@ -156,7 +159,8 @@ class Builder {
     } else {  // application
       t.kind = Term::Kind::kApply;
       t.name = node.children.at(0)->string();
-      for (std::size_t i = 1; i < node.children.size(); ++i) t.args.push_back(term(*node.children[i]));
+      for (std::size_t i = 1; i < node.children.size(); ++i)
+        t.args.push_back(term(*node.children[i]));
     }
     return t;
   }
@@ -173,7 +177,8 @@ class Builder {
     } else if (node.is_type<g::call>()) {
       e.kind = Expr::Kind::kCall;
       e.name = node.children.at(0)->string();
-      for (std::size_t i = 1; i < node.children.size(); ++i) e.operands.push_back(expr(*node.children[i]));
+      for (std::size_t i = 1; i < node.children.size(); ++i)
+        e.operands.push_back(expr(*node.children[i]));
     } else if (node.is_type<g::negation>()) {
       e.kind = node.children.at(0)->is_type<g::not_op>() ? Expr::Kind::kNot : Expr::Kind::kNeg;
       e.operands.push_back(expr(*node.children.at(1)));
@@ -204,8 +209,10 @@ std::vector<std::string> comment_lines(std::string_view blanks) {
   std::size_t at = 0;
   while ((at = blanks.find('#', at)) != std::string_view::npos) {
     const std::size_t end = blanks.find('\n', at);
-    std::string_view line = blanks.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    std::string_view line =
+        blanks.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.remove_suffix(1);
     lines.emplace_back(line);
     if (end == std::string_view::npos) break;
     at = end;
@@ -223,7 +230,8 @@ std::size_t next_item(std::string_view text, std::size_t item, std::size_t error
     std::size_t start = line + 1;
     while (start < text.size() && (text[start] == ' ' || text[start] == '\t')) ++start;
     const std::string_view rest = text.substr(start);
-    for (std::string_view keyword : {"rule ", "rule\t", "axiom ", "axiom\t", "ruleset ", "include ", "@tags"}) {
+    for (std::string_view keyword :
+         {"rule ", "rule\t", "axiom ", "axiom\t", "ruleset ", "include ", "@tags"}) {
       if (rest.substr(0, keyword.size()) == keyword) return start;
     }
     line = text.find('\n', start);
@@ -251,8 +259,8 @@ struct whole_term : pegtl::seq<g::sp, g::term, g::sp, pegtl::eof> {};
 
 }  // namespace
 
-std::optional<Term> parse_term_text(std::string_view text, const std::string& path, std::uint32_t line,
-                                    Diagnostics& diagnostics) {
+std::optional<Term> parse_term_text(std::string_view text, const std::string& path,
+                                    std::uint32_t line, Diagnostics& diagnostics) {
   RuleFile scratch;
   scratch.path = path;
   Builder builder(scratch, diagnostics);
@@ -281,8 +289,8 @@ RuleFile parse_rule_text(std::string text, const std::string& path, Diagnostics&
   while (true) {
     std::vector<std::string> comments;
     {  // skip blanks and comments
-      pegtl::memory_input<> in(source.data() + cursor.byte, source.data() + source.size(), path, cursor.byte,
-                               cursor.line, cursor.column);
+      pegtl::memory_input<> in(source.data() + cursor.byte, source.data() + source.size(), path,
+                               cursor.byte, cursor.line, cursor.column);
       pegtl::parse<g::sp>(in);
       const auto end = static_cast<std::size_t>(in.current() - source.data());
       comments = comment_lines(source.substr(cursor.byte, end - cursor.byte));
@@ -292,8 +300,8 @@ RuleFile parse_rule_text(std::string text, const std::string& path, Diagnostics&
       file.trailing_comments = std::move(comments);
       break;
     }
-    pegtl::memory_input<> in(source.data() + cursor.byte, source.data() + source.size(), path, cursor.byte,
-                             cursor.line, cursor.column);
+    pegtl::memory_input<> in(source.data() + cursor.byte, source.data() + source.size(), path,
+                             cursor.byte, cursor.line, cursor.column);
     try {
       const auto root = pt::parse<g::item, Selector, pegtl::nothing, Control>(in);
       if (root) {

@@ -16,7 +16,7 @@ RuleFile parse_rule_text(std::string text, const std::string& path, Diagnostics&
 
 // Parses one pattern term (e.g. a side of a TENSAT rule) found at `line` of `path`; the whole text
 // must be the term. Errors go to the diagnostics.
-std::optional<Term> parse_term_text(std::string_view text, const std::string& path, std::uint32_t line,
-                                    Diagnostics& diagnostics);
+std::optional<Term> parse_term_text(std::string_view text, const std::string& path,
+                                    std::uint32_t line, Diagnostics& diagnostics);
 
 }  // namespace mctsat::dsl

@@ -34,7 +34,8 @@ std::string real(double value) {
 
 std::string sides(const std::vector<Term>& terms) {
   std::string out;
-  for (std::size_t i = 0; i < terms.size(); ++i) out += (i ? ",\n    " : "") + format_term(terms[i]);
+  for (std::size_t i = 0; i < terms.size(); ++i)
+    out += (i ? ",\n    " : "") + format_term(terms[i]);
   return out;
 }
 
@@ -80,7 +81,8 @@ std::string format_expr(const Expr& e) {
       return "not " + operand(e.operands[0], 3, false);
     case Expr::Kind::kBinary: {
       const int own = precedence(e);
-      return fmt::format("{} {} {}", operand(e.operands[0], own, false), e.name, operand(e.operands[1], own, true));
+      return fmt::format("{} {} {}", operand(e.operands[0], own, false), e.name,
+                         operand(e.operands[1], own, true));
     }
   }
   return {};

@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 class Loader {
  public:
-  Loader(RuleLibrary& library, Diagnostics& diagnostics) : library_(library), diagnostics_(diagnostics) {}
+  Loader(RuleLibrary& library, Diagnostics& diagnostics)
+      : library_(library), diagnostics_(diagnostics) {}
 
   void load_path(const std::string& path) {
     std::error_code ec;
@@ -29,7 +30,8 @@ class Loader {
         if (entry.path().extension() == ".rules") files.push_back(entry.path().string());
       }
       std::sort(files.begin(), files.end());
-      if (files.empty()) diagnostics_.error(SourceLocation::at(path), "the directory holds no .rules file");
+      if (files.empty())
+        diagnostics_.error(SourceLocation::at(path), "the directory holds no .rules file");
       for (const std::string& file : files) load_file(file, {}, {});
       return;
     }
@@ -50,7 +52,8 @@ class Loader {
     auto claim = [&](const std::string& name, const SourceLocation& where) {
       const auto [it, fresh] = seen.emplace(name, where);
       if (!fresh)
-        diagnostics_.error(where, fmt::format("'{}' is already defined at {}", name, it->second.to_string()));
+        diagnostics_.error(
+            where, fmt::format("'{}' is already defined at {}", name, it->second.to_string()));
     };
     for (const CheckedRule& rule : library_.rules) claim(rule.name, rule.where);
     for (const CheckedAxiom& axiom : library_.axioms) claim(axiom.name, axiom.where);
@@ -63,13 +66,15 @@ class Loader {
     return ec ? path : p.string();
   }
 
-  void load_file(const std::string& path, const SourceLocation& included_at, const std::string& inherited_ruleset) {
+  void load_file(const std::string& path, const SourceLocation& included_at,
+                 const std::string& inherited_ruleset) {
     const std::string key = canonical(path);
     if (std::find(stack_.begin(), stack_.end(), key) != stack_.end()) {
       std::string cycle;
       for (auto it = std::find(stack_.begin(), stack_.end(), key); it != stack_.end(); ++it)
         cycle += fs::path(*it).filename().string() + " -> ";
-      diagnostics_.error(included_at, fmt::format("include cycle: {}{}", cycle, fs::path(key).filename().string()));
+      diagnostics_.error(included_at, fmt::format("include cycle: {}{}", cycle,
+                                                  fs::path(key).filename().string()));
       return;
     }
     if (!done_.insert(key).second) return;  // loaded already (e.g. included twice)
@@ -77,7 +82,8 @@ class Loader {
     try {
       text = read_text_file(path);
     } catch (const Error& e) {
-      diagnostics_.error(included_at.file.empty() ? e.where() : included_at, e.message() + " (" + path + ")");
+      diagnostics_.error(included_at.file.empty() ? e.where() : included_at,
+                         e.message() + " (" + path + ")");
       return;
     }
     stack_.push_back(key);
@@ -89,8 +95,9 @@ class Loader {
                const std::string& inherited_ruleset) {
     library_.files.push_back(path);
     const RuleFile file = parse_rule_text(text, path, diagnostics_);
-    const std::string ruleset =
-        file.ruleset ? *file.ruleset : !inherited_ruleset.empty() ? inherited_ruleset : fs::path(path).stem().string();
+    const std::string ruleset = file.ruleset                 ? *file.ruleset
+                                : !inherited_ruleset.empty() ? inherited_ruleset
+                                                             : fs::path(path).stem().string();
     // Includes first (their rules come before this file's), then this file's items.
     for (const IncludeDecl& include : file.includes) {
       const fs::path target = fs::path(path).parent_path() / include.path;
@@ -98,7 +105,8 @@ class Loader {
     }
     for (const RuleDecl& rule : file.rules) check_rule(rule, ruleset, diagnostics_, library_.rules);
     for (const AxiomDecl& axiom : file.axioms) {
-      if (auto checked = check_axiom(axiom, ruleset, diagnostics_)) library_.axioms.push_back(std::move(*checked));
+      if (auto checked = check_axiom(axiom, ruleset, diagnostics_))
+        library_.axioms.push_back(std::move(*checked));
     }
   }
 
@@ -109,8 +117,9 @@ class Loader {
 };
 
 bool has_any(const std::vector<std::string>& have, const std::vector<std::string>& wanted) {
-  return std::any_of(wanted.begin(), wanted.end(),
-                     [&](const std::string& w) { return std::find(have.begin(), have.end(), w) != have.end(); });
+  return std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
+    return std::find(have.begin(), have.end(), w) != have.end();
+  });
 }
 
 }  // namespace
@@ -123,7 +132,8 @@ RuleLibrary load_rule_files(const std::vector<std::string>& paths, Diagnostics& 
   return library;
 }
 
-RuleLibrary load_rule_text(const std::string& text, const std::string& path, Diagnostics& diagnostics) {
+RuleLibrary load_rule_text(const std::string& text, const std::string& path,
+                           Diagnostics& diagnostics) {
   RuleLibrary library;
   Loader loader(library, diagnostics);
   loader.load_text(text, path);
@@ -141,28 +151,32 @@ RuleLibrary load_rules_or_throw(const std::vector<std::string>& paths) {
 std::vector<CheckedRule> select_rules(const RuleLibrary& library, const RuleSelection& selection) {
   auto require_known = [&](const std::vector<std::string>& wanted, const char* what, auto&& known) {
     for (const std::string& w : wanted) {
-      if (!std::any_of(library.rules.begin(), library.rules.end(), [&](const CheckedRule& r) { return known(r, w); }))
+      if (!std::any_of(library.rules.begin(), library.rules.end(),
+                       [&](const CheckedRule& r) { return known(r, w); }))
         throw Error(fmt::format("no loaded rule has {} '{}'", what, w));
     }
   };
-  require_known(selection.rulesets, "ruleset", [](const CheckedRule& r, const std::string& w) { return r.ruleset == w; });
+  require_known(selection.rulesets, "ruleset",
+                [](const CheckedRule& r, const std::string& w) { return r.ruleset == w; });
   require_known(selection.tags, "tag", [](const CheckedRule& r, const std::string& w) {
     return std::find(r.tags.begin(), r.tags.end(), w) != r.tags.end();
   });
   require_known(selection.exclude_tags, "tag", [](const CheckedRule& r, const std::string& w) {
     return std::find(r.tags.begin(), r.tags.end(), w) != r.tags.end();
   });
-  require_known(selection.names, "name", [](const CheckedRule& r, const std::string& w) { return r.name == w; });
+  require_known(selection.names, "name",
+                [](const CheckedRule& r, const std::string& w) { return r.name == w; });
 
   std::vector<CheckedRule> out;
   for (const CheckedRule& rule : library.rules) {
     if (!selection.rulesets.empty() &&
-        std::find(selection.rulesets.begin(), selection.rulesets.end(), rule.ruleset) == selection.rulesets.end())
+        std::find(selection.rulesets.begin(), selection.rulesets.end(), rule.ruleset) ==
+            selection.rulesets.end())
       continue;
     if (!selection.tags.empty() && !has_any(rule.tags, selection.tags)) continue;
     if (has_any(rule.tags, selection.exclude_tags)) continue;
-    if (!selection.names.empty() &&
-        std::find(selection.names.begin(), selection.names.end(), rule.name) == selection.names.end())
+    if (!selection.names.empty() && std::find(selection.names.begin(), selection.names.end(),
+                                              rule.name) == selection.names.end())
       continue;
     out.push_back(rule);
   }

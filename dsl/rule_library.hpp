@@ -21,7 +21,8 @@ struct RuleLibrary {
 // Loads and checks; diagnostics collect every problem (call throw_if_errors() to stop on them).
 RuleLibrary load_rule_files(const std::vector<std::string>& paths, Diagnostics& diagnostics);
 // The same for text in memory (includes are resolved relative to `path`'s directory on disk).
-RuleLibrary load_rule_text(const std::string& text, const std::string& path, Diagnostics& diagnostics);
+RuleLibrary load_rule_text(const std::string& text, const std::string& path,
+                           Diagnostics& diagnostics);
 
 // Loads, throws an Error listing every diagnostic if any error occurred.
 RuleLibrary load_rules_or_throw(const std::vector<std::string>& paths);

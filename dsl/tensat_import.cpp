@@ -25,8 +25,9 @@ struct Line {
 
 }  // namespace
 
-std::vector<RuleDecl> import_tensat_rules(const std::string& text, const std::string& path, bool multi,
-                                          const std::string& prefix, Diagnostics& diagnostics) {
+std::vector<RuleDecl> import_tensat_rules(const std::string& text, const std::string& path,
+                                          bool multi, const std::string& prefix,
+                                          Diagnostics& diagnostics) {
   diagnostics.add_source(path, text);
   std::vector<Line> lines;
   std::istringstream in(text);
@@ -36,9 +37,10 @@ std::vector<RuleDecl> import_tensat_rules(const std::string& text, const std::st
     if (!line.empty()) lines.push_back({number, line});
   }
   if (multi && lines.size() % 2 != 0)
-    diagnostics.error(SourceLocation::at(path), fmt::format("a multi-pattern file holds two lines per rule, but it "
-                                                            "has {} non-empty lines",
-                                                            lines.size()));
+    diagnostics.error(SourceLocation::at(path),
+                      fmt::format("a multi-pattern file holds two lines per rule, but it "
+                                  "has {} non-empty lines",
+                                  lines.size()));
   std::vector<RuleDecl> rules;
   const std::size_t per_rule = multi ? 2 : 1;
   for (std::size_t first = 0; first + per_rule <= lines.size(); first += per_rule) {
@@ -54,8 +56,10 @@ std::vector<RuleDecl> import_tensat_rules(const std::string& text, const std::st
         ok = false;
         continue;
       }
-      auto lhs = parse_term_text(std::string_view(l.text).substr(0, arrow), path, l.number, diagnostics);
-      auto rhs = parse_term_text(std::string_view(l.text).substr(arrow + 2), path, l.number, diagnostics);
+      auto lhs =
+          parse_term_text(std::string_view(l.text).substr(0, arrow), path, l.number, diagnostics);
+      auto rhs =
+          parse_term_text(std::string_view(l.text).substr(arrow + 2), path, l.number, diagnostics);
       if (!lhs || !rhs) {
         ok = false;
         continue;
@@ -76,8 +80,9 @@ std::vector<RuleDecl> import_tensat_rules(const std::string& text, const std::st
 }
 
 std::string tensat_rules_to_dsl(const std::vector<RuleDecl>& rules, const std::string& ruleset) {
-  std::string out = fmt::format("# Imported from TENSAT's rule format by `mctsat rules import-tensat`.\n\nruleset {}\n",
-                                ruleset);
+  std::string out = fmt::format(
+      "# Imported from TENSAT's rule format by `mctsat rules import-tensat`.\n\nruleset {}\n",
+      ruleset);
   for (const RuleDecl& rule : rules) out += "\n" + format_rule(rule);
   return out;
 }

@@ -14,8 +14,9 @@ namespace mctsat::dsl {
 
 // Rules named `<prefix>-<n>` (n = rule number from 1), tagged with `tensat` (and `multi`) and the
 // operators they mention. Problems go to the diagnostics with the line they are on.
-std::vector<RuleDecl> import_tensat_rules(const std::string& text, const std::string& path, bool multi,
-                                          const std::string& prefix, Diagnostics& diagnostics);
+std::vector<RuleDecl> import_tensat_rules(const std::string& text, const std::string& path,
+                                          bool multi, const std::string& prefix,
+                                          Diagnostics& diagnostics);
 
 // A rule file holding the imported rules (single-pattern first, then multi-pattern).
 std::string tensat_rules_to_dsl(const std::vector<RuleDecl>& rules, const std::string& ruleset);

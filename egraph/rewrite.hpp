@@ -20,6 +20,12 @@ namespace mctsat::egraph {
 template <class Analysis>
 using Condition = std::function<bool(const EGraph<Analysis>&, std::span<const Id> subst)>;
 
+// Computes extra variables of a match before its right-hand sides are built (e.g. an attribute
+// derived from the matched classes' data), possibly adding literal e-nodes; `subst` has room for
+// every variable of the rule. False rejects the match (counted as invalid).
+template <class Analysis>
+using Binder = std::function<bool(EGraph<Analysis>&, std::span<const Id> roots, std::span<Id> subst)>;
+
 // What one application of a rewrite did.
 struct ApplyStats {
   std::size_t matches = 0;    // matches offered
@@ -43,13 +49,17 @@ struct ApplyOptions {
 template <class Analysis>
 class Rewrite {
  public:
+  // Variables are numbered 0..num_vars-1; binders may fill variables the left-hand sides do not
+  // bind (which the right-hand sides then use).
   Rewrite(std::string name, std::vector<Pattern> lhs, std::vector<Pattern> rhs,
-          std::uint32_t num_vars, std::vector<Condition<Analysis>> conditions = {})
+          std::uint32_t num_vars, std::vector<Condition<Analysis>> conditions = {},
+          std::vector<Binder<Analysis>> binders = {})
       : name_(std::move(name)),
         lhs_(std::move(lhs)),
         rhs_(std::move(rhs)),
         num_vars_(num_vars),
-        conditions_(std::move(conditions)) {
+        conditions_(std::move(conditions)),
+        binders_(std::move(binders)) {
     MCTSAT_ASSERT(!lhs_.empty() && lhs_.size() == rhs_.size());
     for (const Pattern& p : lhs_) programs_.push_back(compile(p));
   }
@@ -83,18 +93,27 @@ class Rewrite {
                    const ApplyOptions<Analysis>& options = {}) const {
     ApplyStats stats;
     stats.matches = matches.size();
-    std::vector<Id> built;
+    std::vector<Id> built, extended;
     for (std::size_t m = 0; m < matches.size(); ++m) {
       if (egraph.num_nodes() >= options.node_budget) {
         stats.unapplied = matches.size() - m;
         break;
       }
-      const std::span<const Id> subst = matches.subst(m);
+      std::span<const Id> subst = matches.subst(m);
       const std::span<const Id> roots = matches.roots_of(m);
       if (!std::all_of(conditions_.begin(), conditions_.end(),
                        [&](const auto& c) { return c(egraph, subst); })) {
         ++stats.rejected;
         continue;
+      }
+      if (!binders_.empty()) {
+        extended.assign(subst.begin(), subst.end());
+        if (!std::all_of(binders_.begin(), binders_.end(),
+                         [&](const auto& b) { return b(egraph, roots, extended); })) {
+          ++stats.invalid;
+          continue;
+        }
+        subst = extended;
       }
       if constexpr (Analysis::kMayReject) {
         if (!std::all_of(rhs_.begin(), rhs_.end(),
@@ -182,6 +201,7 @@ class Rewrite {
   std::vector<Pattern> lhs_, rhs_;
   std::uint32_t num_vars_;
   std::vector<Condition<Analysis>> conditions_;
+  std::vector<Binder<Analysis>> binders_;
   std::vector<Program> programs_;
 };
 

@@ -58,8 +58,10 @@ TEST_CASE("<=> gives a rule and its reverse") {
   CHECK(r.library.rules[1].name == "comm-reverse");
   CHECK(r.library.rules[1].reversed);
   const Diagnostic d = only("rule lossy: (ewadd ?x ?_y) <=> (relu ?x)\n");
-  CHECK(d.message == "rule lossy uses '<=>' but its right-hand side does not bind every variable of its left-hand "
-                     "side (or cannot be matched)");
+  CHECK(
+      d.message ==
+      "rule lossy uses '<=>' but its right-hand side does not bind every variable of its left-hand "
+      "side (or cannot be matched)");
 }
 
 TEST_CASE("TENSAT's split forms: inferred sizes on right-hand roots, fresh sizes on the left") {
@@ -84,7 +86,8 @@ rule explicit: (relu ?x) => (split_0 (split 0 [1, 1] ?x))
 }
 
 TEST_CASE("every checker diagnostic, with its position") {
-  auto check = [](const std::string& text, std::uint32_t line, std::uint32_t column, const std::string& message) {
+  auto check = [](const std::string& text, std::uint32_t line, std::uint32_t column,
+                  const std::string& message) {
     const Diagnostic d = only(text);
     CHECK(d.where.line == line);
     CHECK(d.where.column == column);
@@ -92,38 +95,54 @@ TEST_CASE("every checker diagnostic, with its position") {
   };
   check("rule r: (frob ?x) => (relu ?x)\n", 1, 9, "unknown operator 'frob'");
   check("rule r: (matmul ?x ?y) => (relu ?y)\n", 1, 9, "matmul takes 3 arguments (act a b), got 2");
-  check("rule r: (concat 0 2) => (concat 0 2)\n", 1, 9, "concat takes at least 3 arguments (axis ndim inputs...), got 2");
-  check("rule r: (relu 0) => (relu 0)\n", 1, 15, "argument 1 of relu (x) must be a tensor, got an integer");
+  check("rule r: (concat 0 2) => (concat 0 2)\n", 1, 9,
+        "concat takes at least 3 arguments (axis ndim inputs...), got 2");
+  check("rule r: (relu 0) => (relu 0)\n", 1, 15,
+        "argument 1 of relu (x) must be a tensor, got an integer");
   check("rule r: (matmul (relu ?a) ?b ?c) => (relu ?b)\n", 1, 17,
         "argument 1 of matmul (act) must be an integer, got a relu term");
-  check("rule r: (transpose ?x 1) => ?x\n", 1, 23, "argument 2 of transpose (perm) must be an integer list, got an integer");
-  check("rule r: (concat 1.5 2 ?x ?y) => ?x\n", 1, 17, "argument 1 of concat (axis) must be an integer, got a real number");
-  check("rule r: (relu ?x) => (relu ?y)\n", 1, 28, "?y on the right-hand side is not bound by the left-hand side");
-  check("rule r: (ewadd ?x (matmul ?x ?a ?b)) => ?a\n", 1, 27, "?x is used as an integer here but as a tensor at 1:16");
-  check("rule r: ?x => (relu ?x)\n", 1, 9, "a left-hand side that is a lone variable would match everything");
+  check("rule r: (transpose ?x 1) => ?x\n", 1, 23,
+        "argument 2 of transpose (perm) must be an integer list, got an integer");
+  check("rule r: (concat 1.5 2 ?x ?y) => ?x\n", 1, 17,
+        "argument 1 of concat (axis) must be an integer, got a real number");
+  check("rule r: (relu ?x) => (relu ?y)\n", 1, 28,
+        "?y on the right-hand side is not bound by the left-hand side");
+  check("rule r: (ewadd ?x (matmul ?x ?a ?b)) => ?a\n", 1, 27,
+        "?x is used as an integer here but as a tensor at 1:16");
+  check("rule r: ?x => (relu ?x)\n", 1, 9,
+        "a left-hand side that is a lone variable would match everything");
   check("rule r: (input [1]) => (input [1])\n", 1, 9, "'input' cannot appear in rules");
-  check("rule r: (relu ?x), (tanh ?y) => (relu ?y)\n", 1, 1, "the rule has 2 left-hand sides but 1 right-hand side");
-  check("rule r: (relu ?x) => (split 1 ?x)\n", 1, 22, "the right-hand side must be a tensor, got a split term");
+  check("rule r: (relu ?x), (tanh ?y) => (relu ?y)\n", 1, 1,
+        "the rule has 2 left-hand sides but 1 right-hand side");
+  check("rule r: (relu ?x) => (split 1 ?x)\n", 1, 22,
+        "the right-hand side must be a tensor, got a split term");
   check("rule r: (relu ?x) => (relu (split_0 (split 1 ?x)))\n", 1, 37,
-        "cannot infer the sizes of this split: give them, (split axis [s1, s2] x), or use it only as (split_0 ...), "
+        "cannot infer the sizes of this split: give them, (split axis [s1, s2] x), or use it only "
+        "as (split_0 ...), "
         "(split_1 ...) right-hand roots");
-  check("rule r: (relu ?x), (tanh ?y) => (split_1 (split 1 (concat 1 2 ?x ?y))), (split_1 (split 1 (concat 1 2 ?x "
-        "?y)))\n",
-        1, 33,
-        "the right-hand roots must take outputs 0, 1, ... of a two-argument split exactly once each, so that its sizes "
-        "follow from the left-hand sides");
+  check(
+      "rule r: (relu ?x), (tanh ?y) => (split_1 (split 1 (concat 1 2 ?x ?y))), (split_1 (split 1 "
+      "(concat 1 2 ?x "
+      "?y)))\n",
+      1, 33,
+      "the right-hand roots must take outputs 0, 1, ... of a two-argument split exactly once each, "
+      "so that its sizes "
+      "follow from the left-hand sides");
   check("rule r: (split_0 ?x ?y) => ?x\n", 1, 9, "split_0 takes 1 argument (a split), got 2");
   check("rule r: (relu ?x) => (relu ?x) where ?x > 1\n", 1, 38,
         "?x is a tensor: conditions use integers (try rank(?x), dim(?x, i), numel(?x))");
-  check("rule r: (relu ?x) => (relu ?x) where ?z > 1\n", 1, 38, "?z in the condition is not bound by the left-hand side");
+  check("rule r: (relu ?x) => (relu ?x) where ?z > 1\n", 1, 38,
+        "?z in the condition is not bound by the left-hand side");
   check("rule r: (relu ?x) => (relu ?x) where rank(?x) + 1\n", 1, 47,
         "expected a condition (a comparison, or conditions joined by and/or/not)");
   check("rule r: (relu ?x) => (relu ?x) where rank(?x) == (1 < 2)\n", 1, 53,
         "expected an integer expression, got a condition");
-  check("rule r: (relu ?x) => (relu ?x) where dim(?x) == 1\n", 1, 38, "dim takes 2 arguments, got 1");
+  check("rule r: (relu ?x) => (relu ?x) where dim(?x) == 1\n", 1, 38,
+        "dim takes 2 arguments, got 1");
   check("rule r: (matmul ?a ?x ?y) => (matmul ?a ?x ?y) where rank(?a) == 1\n", 1, 59,
         "rank takes a tensor, but ?a is an integer");
-  check("axiom a: forall ?x. (ewadd ?x ?y) == (ewadd ?y ?x)\n", 1, 31, "?y is not declared in the axiom's forall");
+  check("axiom a: forall ?x. (ewadd ?x ?y) == (ewadd ?y ?x)\n", 1, 31,
+        "?y is not declared in the axiom's forall");
 }
 
 TEST_CASE("an unused variable is a warning, and the rule is kept") {
@@ -137,8 +156,10 @@ TEST_CASE("an unused variable is a warning, and the rule is kept") {
 }
 
 TEST_CASE("a file with several errors reports them all and keeps the valid rules") {
-  const Result r = load("rule a: (frob ?x) => ?x\nrule b: (relu ?x) => ?x\nrule c: (relu ?x) => ?y\n");
-  CHECK(r.diagnostics.error_count() == 2);  // a's right-hand side is not checked after its left-hand error
+  const Result r =
+      load("rule a: (frob ?x) => ?x\nrule b: (relu ?x) => ?x\nrule c: (relu ?x) => ?y\n");
+  CHECK(r.diagnostics.error_count() ==
+        2);  // a's right-hand side is not checked after its left-hand error
   REQUIRE(r.library.rules.size() == 1);
   CHECK(r.library.rules[0].name == "b");
 }

@@ -8,7 +8,9 @@
 using namespace mctsat::dsl;
 
 namespace {
-RuleFile parse(const std::string& text, Diagnostics& diagnostics) { return parse_rule_text(text, "t.rules", diagnostics); }
+RuleFile parse(const std::string& text, Diagnostics& diagnostics) {
+  return parse_rule_text(text, "t.rules", diagnostics);
+}
 
 RuleFile parse_ok(const std::string& text) {
   Diagnostics diagnostics;
@@ -106,7 +108,8 @@ rule ok3: (sigmoid ?x) => ?x
   CHECK(file.rules.size() == 3);
   const auto& all = diagnostics.all();
   REQUIRE(all.size() == 8);  // the garbage line is skipped while recovering from bad8
-  auto at = [&](std::size_t i, std::uint32_t line, std::uint32_t column, const std::string& message) {
+  auto at = [&](std::size_t i, std::uint32_t line, std::uint32_t column,
+                const std::string& message) {
     CAPTURE(i);
     CHECK(all[i].where.line == line);
     CHECK(all[i].where.column == column);
@@ -120,18 +123,21 @@ rule ok3: (sigmoid ?x) => ?x
   at(5, 9, 1, "expected an operand");
   at(6, 9, 23, "expected '==' between the sides of an axiom");
   at(7, 10, 29, "expected ']' or ', <integer>'");
-  CHECK(diagnostics.render().find("t.rules:2:25: error: expected ')'\n  rule bad1: (ewadd ?x ?y => (ewadd ?y ?x)\n"
-                                  "                          ^\n") != std::string::npos);
+  CHECK(diagnostics.render().find(
+            "t.rules:2:25: error: expected ')'\n  rule bad1: (ewadd ?x ?y => (ewadd ?y ?x)\n"
+            "                          ^\n") != std::string::npos);
 }
 
 TEST_CASE("text that starts no item is an error") {
   Diagnostics diagnostics;
-  const RuleFile file = parse("rule a: (relu ?x) => ?x\n  garbage here\nrule b: (tanh ?x) => ?x\n", diagnostics);
+  const RuleFile file =
+      parse("rule a: (relu ?x) => ?x\n  garbage here\nrule b: (tanh ?x) => ?x\n", diagnostics);
   CHECK(file.rules.size() == 2);
   REQUIRE(diagnostics.all().size() == 1);
   CHECK(diagnostics.all()[0].where.line == 2);
   CHECK(diagnostics.all()[0].where.column == 3);
-  CHECK(diagnostics.all()[0].message == "expected 'rule', 'axiom', 'ruleset', 'include' or '@tags'");
+  CHECK(diagnostics.all()[0].message ==
+        "expected 'rule', 'axiom', 'ruleset', 'include' or '@tags'");
 }
 
 TEST_CASE("an integer out of range is an error, not a crash") {

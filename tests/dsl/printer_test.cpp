@@ -21,13 +21,17 @@ std::string canonical(const std::string& text) {
 }  // namespace
 
 TEST_CASE("the canonical form of a rule") {
-  CHECK(canonical("# lead\n@tags(a,b) rule r:(matmul ?act (matmul 0 ?a ?b) ?c)=>(matmul ?act ?a ?b)  where "
-                  "(?act+1)*2==dim(?a,0)-(1-2)") ==
-        "# lead\n@tags(a, b)\nrule r:\n  (matmul ?act (matmul 0 ?a ?b) ?c)\n  => (matmul ?act ?a ?b)\n"
-        "  where (?act + 1) * 2 == dim(?a, 0) - (1 - 2)\n");
+  CHECK(
+      canonical(
+          "# lead\n@tags(a,b) rule r:(matmul ?act (matmul 0 ?a ?b) ?c)=>(matmul ?act ?a ?b)  where "
+          "(?act+1)*2==dim(?a,0)-(1-2)") ==
+      "# lead\n@tags(a, b)\nrule r:\n  (matmul ?act (matmul 0 ?a ?b) ?c)\n  => (matmul ?act ?a "
+      "?b)\n"
+      "  where (?act + 1) * 2 == dim(?a, 0) - (1 - 2)\n");
   CHECK(canonical("axiom a: forall ?x. (relu ?x)==(relu (relu ?x))") ==
         "axiom a: forall ?x.\n  (relu ?x)\n  == (relu (relu ?x))\n");
-  CHECK(canonical("rule m: (relu ?x), (tanh ?y) <=> (relu ?y), (tanh ?x) where not (rank(?x) == 1 or rank(?y) == 2)") ==
+  CHECK(canonical("rule m: (relu ?x), (tanh ?y) <=> (relu ?y), (tanh ?x) where not (rank(?x) == 1 "
+                  "or rank(?y) == 2)") ==
         "rule m:\n  (relu ?x),\n    (tanh ?y)\n  <=> (relu ?y),\n    (tanh ?x)\n"
         "  where not (rank(?x) == 1 or rank(?y) == 2)\n");
   CHECK(canonical("rule f: (clip 0.0 6 ?x) => (clip 1e-3 -2.5 ?x)") ==

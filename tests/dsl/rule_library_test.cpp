@@ -18,9 +18,12 @@ fs::path scratch_dir(const char* name) {
   fs::create_directories(dir / "sub");
   return dir;
 }
-void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+void write(const fs::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
 RuleSelection selection(std::vector<std::string> rulesets, std::vector<std::string> tags,
-                        std::vector<std::string> exclude_tags, std::vector<std::string> rule_names) {
+                        std::vector<std::string> exclude_tags,
+                        std::vector<std::string> rule_names) {
   RuleSelection s;
   s.rulesets = std::move(rulesets);
   s.tags = std::move(tags);
@@ -37,9 +40,13 @@ std::vector<std::string> names(const std::vector<CheckedRule>& rules) {
 
 TEST_CASE("includes are relative, loaded once, and inherit the ruleset") {
   const fs::path dir = scratch_dir("includes");
-  write(dir / "main.rules", "ruleset mine\ninclude \"sub/a.rules\"\ninclude \"sub/b.rules\"\nrule main: (relu ?x) => ?x\n");
-  write(dir / "sub" / "a.rules", "include \"common.rules\"\n@tags(fast)\nrule a: (tanh ?x) => ?x\n");
-  write(dir / "sub" / "b.rules", "ruleset other\ninclude \"common.rules\"\nrule b: (sigmoid ?x) => ?x\n");
+  write(dir / "main.rules",
+        "ruleset mine\ninclude \"sub/a.rules\"\ninclude \"sub/b.rules\"\nrule main: (relu ?x) => "
+        "?x\n");
+  write(dir / "sub" / "a.rules",
+        "include \"common.rules\"\n@tags(fast)\nrule a: (tanh ?x) => ?x\n");
+  write(dir / "sub" / "b.rules",
+        "ruleset other\ninclude \"common.rules\"\nrule b: (sigmoid ?x) => ?x\n");
   write(dir / "sub" / "common.rules", "rule common: (dropout ?x) => ?x\n");
   Diagnostics diagnostics;
   const RuleLibrary library = load_rule_files({(dir / "main.rules").string()}, diagnostics);
@@ -50,12 +57,18 @@ TEST_CASE("includes are relative, loaded once, and inherit the ruleset") {
   CHECK(library.rules[2].ruleset == "other");
   CHECK(library.files.size() == 4);
 
-  CHECK(names(select_rules(library, selection({"other"}, {}, {}, {}))) == std::vector<std::string>{"b"});
-  CHECK(names(select_rules(library, selection({}, {"fast"}, {}, {}))) == std::vector<std::string>{"a"});
-  CHECK(names(select_rules(library, selection({}, {}, {"fast"}, {}))) == std::vector<std::string>{"common", "b", "main"});
-  CHECK(names(select_rules(library, selection({}, {}, {}, {"main", "b"}))) == std::vector<std::string>{"b", "main"});
-  CHECK_THROWS_WITH_AS(select_rules(library, selection({}, {"slow"}, {}, {})), "error: no loaded rule has tag 'slow'", Error);
-  CHECK_THROWS_WITH_AS(select_rules(library, selection({"x"}, {}, {}, {})), "error: no loaded rule has ruleset 'x'", Error);
+  CHECK(names(select_rules(library, selection({"other"}, {}, {}, {}))) ==
+        std::vector<std::string>{"b"});
+  CHECK(names(select_rules(library, selection({}, {"fast"}, {}, {}))) ==
+        std::vector<std::string>{"a"});
+  CHECK(names(select_rules(library, selection({}, {}, {"fast"}, {}))) ==
+        std::vector<std::string>{"common", "b", "main"});
+  CHECK(names(select_rules(library, selection({}, {}, {}, {"main", "b"}))) ==
+        std::vector<std::string>{"b", "main"});
+  CHECK_THROWS_WITH_AS(select_rules(library, selection({}, {"slow"}, {}, {})),
+                       "error: no loaded rule has tag 'slow'", Error);
+  CHECK_THROWS_WITH_AS(select_rules(library, selection({"x"}, {}, {}, {})),
+                       "error: no loaded rule has ruleset 'x'", Error);
 }
 
 TEST_CASE("include cycles, missing includes and duplicate names are errors at their place") {

@@ -19,7 +19,8 @@ namespace {
 const std::string kReference = "/work/shared/reference/tensat/";
 
 // The hand-written rules, from the reference README (TENSAT hard-codes them).
-const char* kHandWrittenSingle = R"((conv2d 1 1 0 0 ?input_1 ?input_2)=>(conv2d 1 1 0 0 ?input_1 (merge ?input_2 2))
+const char* kHandWrittenSingle =
+    R"((conv2d 1 1 0 0 ?input_1 ?input_2)=>(conv2d 1 1 0 0 ?input_1 (merge ?input_2 2))
 (conv2d 1 1 0 2 ?input_1 ?input_2)=>(conv2d 1 1 0 2 ?input_1 (merge ?input_2 2))
 (conv2d 2 2 0 0 ?input_1 ?input_2)=>(conv2d 2 2 0 0 ?input_1 (merge ?input_2 2))
 (conv2d 2 2 0 2 ?input_1 ?input_2)=>(conv2d 2 2 0 2 ?input_1 (merge ?input_2 2))
@@ -60,8 +61,9 @@ class Canonical {
       case Pat::Kind::kInferredSizes:
         return "<sizes>";
       default: {
-        std::string out = p.kind == Pat::Kind::kProj ? fmt::format("(proj{}", p.value)
-                                                     : fmt::format("({}", mctsat::tensor::op_name(p.op));
+        std::string out = p.kind == Pat::Kind::kProj
+                              ? fmt::format("(proj{}", p.value)
+                              : fmt::format("({}", mctsat::tensor::op_name(p.op));
         for (const Pat& a : p.args) out += " " + term(a, rule);
         return out + ")";
       }
@@ -70,10 +72,12 @@ class Canonical {
   std::map<VarIndex, std::size_t> numbering_;
 };
 
-std::vector<CheckedRule> import_checked(const std::string& text, const std::string& path, bool multi) {
+std::vector<CheckedRule> import_checked(const std::string& text, const std::string& path,
+                                        bool multi) {
   Diagnostics diagnostics;
   std::vector<CheckedRule> out;
-  for (const RuleDecl& decl : import_tensat_rules(text, path, multi, multi ? "m" : "s", diagnostics))
+  for (const RuleDecl& decl :
+       import_tensat_rules(text, path, multi, multi ? "m" : "s", diagnostics))
     check_rule(decl, "tensat", diagnostics, out);
   INFO(diagnostics.render());
   REQUIRE_FALSE(diagnostics.has_errors());
@@ -83,8 +87,10 @@ std::vector<CheckedRule> import_checked(const std::string& text, const std::stri
 }  // namespace
 
 TEST_CASE("the importer reads TENSAT's full rule files") {
-  const auto single = import_checked(read_text_file(kReference + "converted.txt"), "converted.txt", false);
-  const auto multi = import_checked(read_text_file(kReference + "converted_multi.txt"), "converted_multi.txt", true);
+  const auto single =
+      import_checked(read_text_file(kReference + "converted.txt"), "converted.txt", false);
+  const auto multi = import_checked(read_text_file(kReference + "converted_multi.txt"),
+                                    "converted_multi.txt", true);
   CHECK(single.size() == 120);
   CHECK(multi.size() == 13);
   for (const auto& rule : multi) CHECK(rule.lhs.size() == 2);
@@ -95,10 +101,12 @@ TEST_CASE("the importer reads TENSAT's full rule files") {
 }
 
 TEST_CASE("every TENSAT rule is in rules/taso, exactly once, and nothing else is") {
-  std::vector<CheckedRule> reference = import_checked(read_text_file(kReference + "converted.txt"), "c.txt", false);
-  for (auto&& extra : {import_checked(read_text_file(kReference + "converted_multi.txt"), "m.txt", true),
-                       import_checked(kHandWrittenSingle, "hand.txt", false),
-                       import_checked(kHandWrittenMulti, "hand-multi.txt", true)})
+  std::vector<CheckedRule> reference =
+      import_checked(read_text_file(kReference + "converted.txt"), "c.txt", false);
+  for (auto&& extra :
+       {import_checked(read_text_file(kReference + "converted_multi.txt"), "m.txt", true),
+        import_checked(kHandWrittenSingle, "hand.txt", false),
+        import_checked(kHandWrittenMulti, "hand-multi.txt", true)})
     reference.insert(reference.end(), extra.begin(), extra.end());
   REQUIRE(reference.size() == 139);
 

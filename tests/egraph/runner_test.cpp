@@ -86,6 +86,22 @@ TEST_CASE("a run saturates, with per-iteration statistics per rule") {
   CHECK(invariant_violation(egraph) == "");
 }
 
+TEST_CASE("an iteration that only merges classes is a change") {
+  Graph egraph;
+  add(egraph, "(k a)");
+  RuleSet<NoAnalysis> rules;
+  rules.add("drop-k", "(k ?0)", "?0");
+  SimpleScheduler scheduler;
+  const RunReport report = Runner<NoAnalysis>().run(egraph, rules.span(), scheduler);
+  CHECK(report.stop == StopReason::kSaturated);
+  REQUIRE(report.iterations.size() == 2);
+  CHECK(report.iterations[0].rules[0].apply.applied == 1);
+  CHECK(report.iterations[0].nodes == 2);    // no e-node added or removed...
+  CHECK(report.iterations[0].classes == 1);  // ...but two classes became one
+  CHECK(report.iterations[0].changed);
+  CHECK_FALSE(report.iterations[1].changed);
+}
+
 TEST_CASE("the iteration limit") {
   Graph egraph;
   add(egraph, "(g a)");
