@@ -13,5 +13,6 @@ void add_run_command(CLI::App& app);
 void add_zoo_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
 void add_rules_command(CLI::App& app);
+void add_optimize_command(CLI::App& app);
 
 }  // namespace mctsat::cli

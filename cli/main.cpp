@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
       "mctsat: tensor-graph superoptimization by equality saturation and Monte Carlo tree search"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
+  mctsat::cli::add_optimize_command(app);
   mctsat::cli::add_show_command(app);
   mctsat::cli::add_convert_command(app);
   mctsat::cli::add_run_command(app);

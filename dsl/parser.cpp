@@ -1,9 +1,12 @@
 // Parsing rule files: PEGTL parse trees of one top-level item at a time, turned into the AST.
 // After a syntax error the parser reports it and resumes at the next line that starts an item,
-// so one run shows every syntax error of a file.
+// so one run shows every syntax error of a file. Nesting is limited (kMaxNesting) so that no input
+// can overflow the stack of the recursive parser or of the passes over the tree after it.
 #include "dsl/parser.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -39,6 +42,39 @@ struct Control : pegtl::normal<Rule> {
   }
 };
 
+// The deepest nesting of terms and conditions (parentheses, applications, negations, calls, and
+// operator chains, which nest to the left): far beyond any real rule, far below a stack overflow.
+constexpr std::size_t kMaxNesting = 256;
+std::string too_deep() {
+  return fmt::format("nested too deeply (more than {} levels)", kMaxNesting);
+}
+
+// An action that counts how deeply its rule is nested in itself and the other recursive rules,
+// and fails the parse beyond kMaxNesting.
+struct LimitNesting : pegtl::maybe_nothing {
+  template <class Rule, pegtl::apply_mode A, pegtl::rewind_mode M, template <class...> class Action,
+            template <class...> class Control, class Input, class... States>
+  static bool match(Input& in, States&&... states) {
+    if (in.private_depth >= kMaxNesting) throw pegtl::parse_error(too_deep(), in);
+    ++in.private_depth;
+    struct Leave {
+      std::size_t& depth;
+      ~Leave() { --depth; }
+    } leave{in.private_depth};
+    return pegtl::match<Rule, A, M, Action, Control>(in, states...);
+  }
+};
+template <class Rule>
+struct Actions : pegtl::nothing<Rule> {};
+template <>
+struct Actions<g::application> : LimitNesting {};
+template <>
+struct Actions<g::parenthesized> : LimitNesting {};
+template <>
+struct Actions<g::negation> : LimitNesting {};
+template <>
+struct Actions<g::call> : LimitNesting {};
+
 class Builder {
  public:
   Builder(RuleFile& file, Diagnostics& diagnostics) : file_(file), diagnostics_(diagnostics) {}
@@ -48,6 +84,7 @@ class Builder {
   // Adds one parsed item; `comments` are the comment lines just before it.
   void item(const Node& root, std::vector<std::string> comments) {
     comments_ = std::move(comments);
+    too_deep_ = false;
     for (const auto& child : root.children) top_level(*child);
   }
 
@@ -98,7 +135,7 @@ class Builder {
       if (child->is_type<g::lhs>()) decl.lhs = terms(*child);
       if (child->is_type<g::rhs>()) decl.rhs = terms(*child);
       if (child->is_type<g::both_arrow>()) decl.bidirectional = true;
-      if (child->is_type<g::where_clause>()) decl.condition = expr(*child->children.at(0));
+      if (child->is_type<g::where_clause>()) decl.condition = condition(*child);
     }
     return decl;
   }
@@ -115,9 +152,14 @@ class Builder {
         decl.lhs = single_term(*child, "an axiom has one left-hand side");
       if (child->is_type<g::rhs>())
         decl.rhs = single_term(*child, "an axiom has one right-hand side");
-      if (child->is_type<g::where_clause>()) decl.condition = expr(*child->children.at(0));
+      if (child->is_type<g::where_clause>()) decl.condition = condition(*child);
     }
     return decl;
+  }
+
+  Expr condition(const Node& where_clause) {
+    std::size_t height = 0;
+    return expr(*where_clause.children.at(0), height);
   }
 
   std::vector<Term> terms(const Node& node) {
@@ -153,6 +195,8 @@ class Builder {
     } else if (node.is_type<g::float_literal>()) {
       t.kind = Term::Kind::kFloat;
       t.float_value = std::strtod(node.string().c_str(), nullptr);
+      if (!std::isfinite(t.float_value))
+        diagnostics_.error(where(node), fmt::format("number {} is out of range", node.string()));
     } else if (node.is_type<g::list_literal>()) {
       t.kind = Term::Kind::kList;
       for (const auto& element : node.children) t.list.push_back(integer(*element));
@@ -165,9 +209,12 @@ class Builder {
     return t;
   }
 
-  Expr expr(const Node& node) {
+  // `height` receives the height of the returned tree. The grammar limits how deeply rules nest,
+  // but an operator chain (1 + 1 + ... + 1) is flat in the parse tree and nests to the left here.
+  Expr expr(const Node& node, std::size_t& height) {
     Expr e;
     e.where = where(node);
+    height = 1;
     if (node.is_type<g::int_literal>()) {
       e.kind = Expr::Kind::kInt;
       e.value = integer(node);
@@ -177,22 +224,34 @@ class Builder {
     } else if (node.is_type<g::call>()) {
       e.kind = Expr::Kind::kCall;
       e.name = node.children.at(0)->string();
-      for (std::size_t i = 1; i < node.children.size(); ++i)
-        e.operands.push_back(expr(*node.children[i]));
+      for (std::size_t i = 1; i < node.children.size(); ++i) {
+        std::size_t operand = 0;
+        e.operands.push_back(expr(*node.children[i], operand));
+        height = std::max(height, operand + 1);
+      }
     } else if (node.is_type<g::negation>()) {
       e.kind = node.children.at(0)->is_type<g::not_op>() ? Expr::Kind::kNot : Expr::Kind::kNeg;
-      e.operands.push_back(expr(*node.children.at(1)));
+      std::size_t operand = 0;
+      e.operands.push_back(expr(*node.children.at(1), operand));
+      height = operand + 1;
     } else {
       // A folded chain: operand (operator operand)*, left-associative.
-      e = expr(*node.children.at(0));
+      e = expr(*node.children.at(0), height);
       for (std::size_t i = 1; i + 1 < node.children.size(); i += 2) {
+        std::size_t right = 0;
         Expr binary;
         binary.kind = Expr::Kind::kBinary;
         binary.where = where(*node.children[i]);
         binary.name = node.children[i]->string();
         binary.operands.push_back(std::move(e));
-        binary.operands.push_back(expr(*node.children[i + 1]));
+        binary.operands.push_back(expr(*node.children[i + 1], right));
         e = std::move(binary);
+        height = std::max(height, right) + 1;
+        if (height > kMaxNesting) {  // the rest of the chain is left out
+          if (!too_deep_) diagnostics_.error(e.where, too_deep());
+          too_deep_ = true;
+          break;
+        }
       }
     }
     return e;
@@ -201,6 +260,7 @@ class Builder {
   RuleFile& file_;
   Diagnostics& diagnostics_;
   std::vector<std::string> comments_;
+  bool too_deep_ = false;  // reported for the current item
 };
 
 // The comment lines in a stretch of blanks and comments.
@@ -266,7 +326,7 @@ std::optional<Term> parse_term_text(std::string_view text, const std::string& pa
   Builder builder(scratch, diagnostics);
   pegtl::memory_input<> in(text.data(), text.data() + text.size(), path, 0, line, 1);
   try {
-    const auto root = pt::parse<whole_term, Selector, pegtl::nothing, Control>(in);
+    const auto root = pt::parse<whole_term, Selector, Actions, Control>(in);
     if (root && !root->children.empty()) return builder.term_of(*root);
     diagnostics.error(SourceLocation::at(path, line, 1), "expected a single pattern term");
   } catch (const pegtl::parse_error& e) {
@@ -303,7 +363,7 @@ RuleFile parse_rule_text(std::string text, const std::string& path, Diagnostics&
     pegtl::memory_input<> in(source.data() + cursor.byte, source.data() + source.size(), path,
                              cursor.byte, cursor.line, cursor.column);
     try {
-      const auto root = pt::parse<g::item, Selector, pegtl::nothing, Control>(in);
+      const auto root = pt::parse<g::item, Selector, Actions, Control>(in);
       if (root) {
         builder.item(*root, std::move(comments));
         advance(source, cursor, static_cast<std::size_t>(in.current() - source.data()));

@@ -77,8 +77,8 @@ std::string format_expr(const Expr& e) {
     }
     case Expr::Kind::kNeg:
       return "-" + operand(e.operands[0], 6, false);
-    case Expr::Kind::kNot:
-      return "not " + operand(e.operands[0], 3, false);
+    case Expr::Kind::kNot:  // `not` binds as tightly as `-`: not (?a + 1), (not ?a) + 1
+      return "not " + operand(e.operands[0], 6, false);
     case Expr::Kind::kBinary: {
       const int own = precedence(e);
       return fmt::format("{} {} {}", operand(e.operands[0], own, false), e.name,

@@ -66,7 +66,9 @@ class CycleFilter {
     // Fast path: a class reaches only classes of no greater level.
     stack_.clear();
     for (Id source : sources) {
-      if (source == kNoId) continue;
+      // Classes created after prepare() (e.g. literal classes a rule's binder added during this
+      // apply phase) have no prepared edges; the post-iteration pass covers what they close.
+      if (source == kNoId || source >= canonical_.size()) continue;
       const Id s = snapshot_class(source);
       if (target_stamp_[s] == generation_) return true;
       if (level_[s] < min_level || visit_stamp_[s] == generation_) continue;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <deque>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,39 @@
 namespace mctsat::egraph {
 namespace {
 
-using Json = nlohmann::ordered_json;  // keeps the document's order of e-nodes
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;  // for writing e-nodes in the graph's order
+
+// The keys of the top-level "nodes" object in document order (a std::map-based DOM sorts them):
+// a second, DOM-free pass over text that already parsed.
+class NodeOrder : public nlohmann::json_sax<Json> {
+ public:
+  std::vector<std::string> ids;
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return ++depth_, true; }
+  bool end_object() override { return --depth_, true; }
+  bool start_array(std::size_t) override { return ++depth_, true; }
+  bool end_array() override { return --depth_, true; }
+  bool key(string_t& key) override {
+    if (depth_ == 1) in_nodes_ = key == "nodes";
+    if (depth_ == 2 && in_nodes_) ids.push_back(key);
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  int depth_ = 0;
+  bool in_nodes_ = false;
+};
 
 // Where `"key":` first appears in text at or after `from` (just the file when it does not).
 SourceLocation locate_key(std::string_view text, std::string_view key, std::size_t from,
@@ -39,23 +72,27 @@ SourceLocation with_node(SourceLocation where, const std::string& node) {
 }  // namespace
 
 std::string to_json(const SerializedEGraph& graph, int indent) {
-  Json doc = Json::object();
-  Json& nodes = doc["nodes"] = Json::object();
+  validate(graph);
+  OrderedJson doc = OrderedJson::object();
+  OrderedJson& nodes = doc["nodes"] = OrderedJson::object();
+  // Appended directly: ids are unique (validated), and ordered_json's own insertion searches.
+  auto& entries = nodes.get_ref<OrderedJson::object_t&>();
+  entries.reserve(graph.nodes.size());
   for (const SerializedNode& n : graph.nodes) {
     if (!std::isfinite(n.cost))
       throw Error("the cost is not a finite number", SourceLocation::at_node(n.id));
-    Json node = Json::object();
+    OrderedJson node = OrderedJson::object();
     node["op"] = n.op;
     node["children"] = n.children;
     node["eclass"] = n.eclass;
     node["cost"] = n.cost;
     if (n.subsumed) node["subsumed"] = true;
-    nodes[n.id] = std::move(node);
+    entries.emplace_back(n.id, std::move(node));
   }
   doc["root_eclasses"] = graph.root_eclasses;
   if (!graph.class_data.empty()) {
     try {
-      doc["class_data"] = Json::parse(graph.class_data);
+      doc["class_data"] = OrderedJson::parse(graph.class_data);
     } catch (const nlohmann::json::parse_error&) {
       throw Error("\"class_data\" is not valid JSON text");
     }
@@ -64,13 +101,7 @@ std::string to_json(const SerializedEGraph& graph, int indent) {
 }
 
 SerializedEGraph from_json(std::string_view text, const std::string& file) {
-  Json doc;
-  try {
-    doc = Json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error&) {
-    parse_json_text(text, file);  // reports the syntax error at file:line:col
-    throw;                        // not reached: both parsers reject the same texts
-  }
+  const Json doc = parse_json_text(text, file);
   if (!doc.is_object())
     throw Error("an egraph-serialize document must be a JSON object", SourceLocation::at(file));
   const auto nodes = doc.find("nodes");
@@ -80,33 +111,39 @@ SerializedEGraph from_json(std::string_view text, const std::string& file) {
   if (!nodes->is_object()) throw Error("\"nodes\" must be an object of e-nodes by id", nodes_at);
   const std::size_t nodes_offset = text.find("\"nodes\"");
 
+  NodeOrder order;
+  Json::sax_parse(text.begin(), text.end(), &order);
   SerializedEGraph graph;
-  for (const auto& [id, value] : nodes->items()) {
-    const SourceLocation where = with_node(locate_key(text, id, nodes_offset, file), id);
-    if (!value.is_object()) throw Error("an e-node must be a JSON object", where);
+  graph.nodes.reserve(order.ids.size());
+  for (const std::string& id : order.ids) {
+    const Json& value = nodes->at(id);
+    // Located only on error: a search of the text per e-node would be quadratic.
+    auto where = [&] { return with_node(locate_key(text, id, nodes_offset, file), id); };
+    if (!value.is_object()) throw Error("an e-node must be a JSON object", where());
     SerializedNode& n = graph.nodes.emplace_back();
     n.id = id;
     const auto op = value.find("op");
     if (op == value.end() || !op->is_string())
-      throw Error("the e-node has no \"op\" string", where);
+      throw Error("the e-node has no \"op\" string", where());
     n.op = op->get<std::string>();
     if (const auto children = value.find("children"); children != value.end()) {
-      if (!children->is_array()) throw Error("\"children\" must be an array of e-node ids", where);
+      if (!children->is_array())
+        throw Error("\"children\" must be an array of e-node ids", where());
       for (const Json& child : *children) {
-        if (!child.is_string()) throw Error("\"children\" must hold e-node id strings", where);
+        if (!child.is_string()) throw Error("\"children\" must hold e-node id strings", where());
         n.children.push_back(child.get<std::string>());
       }
     }
     const auto eclass = value.find("eclass");
     if (eclass == value.end() || !eclass->is_string())
-      throw Error("the e-node has no \"eclass\" string", where);
+      throw Error("the e-node has no \"eclass\" string", where());
     n.eclass = eclass->get<std::string>();
     if (const auto cost = value.find("cost"); cost != value.end()) {
-      if (!cost->is_number()) throw Error("\"cost\" must be a number", where);
+      if (!cost->is_number()) throw Error("\"cost\" must be a number", where());
       n.cost = cost->get<double>();
     }
     if (const auto subsumed = value.find("subsumed"); subsumed != value.end()) {
-      if (!subsumed->is_boolean()) throw Error("\"subsumed\" must be true or false", where);
+      if (!subsumed->is_boolean()) throw Error("\"subsumed\" must be true or false", where());
       n.subsumed = subsumed->get<bool>();
     }
   }
@@ -160,8 +197,8 @@ void validate(const SerializedEGraph& graph, const std::string& file) {
         throw Error("child '" + child + "' is not an e-node", at_node(n.id));
     }
   }
-  std::unordered_map<std::string_view, bool> classes;
-  for (const SerializedNode& n : graph.nodes) classes.emplace(n.eclass, true);
+  std::unordered_set<std::string_view> classes;
+  for (const SerializedNode& n : graph.nodes) classes.insert(n.eclass);
   for (const std::string& root : graph.root_eclasses) {
     if (!classes.contains(root))
       throw Error("root e-class '" + root + "' has no e-nodes", SourceLocation::at(file));

@@ -22,7 +22,7 @@ using Graph = EGraph<ConstFold>;
 using LiteralGraph = EGraph<ConstFoldWithLiterals>;
 
 std::optional<std::int64_t> value(const Graph& egraph, std::string_view term) {
-  return egraph.data(*lookup(egraph, term)).value;
+  return egraph.data(id_of(egraph, term)).value;
 }
 
 }  // namespace
@@ -38,10 +38,10 @@ TEST_CASE("make() computes an added e-node's data from its children's") {
   CHECK_FALSE(lookup(egraph, "5").has_value());  // no modify hook: no literal for the sum
 
   // The dry run says whether an e-node would be valid and what its data would be; it adds nothing.
-  const Id eight = *lookup(egraph, "8"), zero = add(egraph, "0"), x = *lookup(egraph, "x");
+  const Id eight = id_of(egraph, "8"), zero = add(egraph, "0"), x = id_of(egraph, "x");
   CHECK(egraph.num_nodes() == 13);
   ConstFold::Data out;
-  const std::vector<Id> by_zero{eight, zero}, by_x{eight, x}, by_two{eight, *lookup(egraph, "2")};
+  const std::vector<Id> by_zero{eight, zero}, by_x{eight, x}, by_two{eight, id_of(egraph, "2")};
   CHECK_FALSE(egraph.make_data_of_classes(ENodeRef{kDiv, 0, by_zero}, out));
   CHECK(egraph.make_data_of_classes(ENodeRef{kDiv, 0, by_x}, out));
   CHECK_FALSE(out.value.has_value());
@@ -57,7 +57,7 @@ TEST_CASE("merging a class with a constant propagates the constant up through it
   const Id s = add(egraph, "(+ x 3)");
   const Id p = add(egraph, "(* (+ x 3) 2)");
   const Id q = add(egraph, "(f (* (+ x 3) 2))");
-  const Id two = *lookup(egraph, "2"), three = *lookup(egraph, "3");
+  const Id two = id_of(egraph, "2"), three = id_of(egraph, "3");
   egraph.rebuild();
   CHECK_FALSE(egraph.data(p).value.has_value());
 
@@ -128,7 +128,7 @@ TEST_CASE("the modify hook may add and merge: folded classes receive their liter
     const Id product = add(egraph, "(* x 3)");
     egraph.rebuild();
     CHECK_FALSE(lookup(egraph, "6").has_value());
-    egraph.merge(x, *lookup(egraph, "2"));
+    egraph.merge(x, id_of(egraph, "2"));
     egraph.rebuild();
     CHECK(lookup(egraph, "6") == egraph.find(product));
     CHECK(invariant_violation(egraph) == "");
@@ -151,7 +151,7 @@ TEST_CASE("a copied e-graph carries its own analysis data") {
   add(original, "7");
   original.rebuild();
   Graph copy = original;
-  copy.merge(x, *lookup(copy, "7"));
+  copy.merge(x, id_of(copy, "7"));
   copy.rebuild();
   CHECK(copy.data(s).value == 8);
   CHECK_FALSE(original.data(s).value.has_value());

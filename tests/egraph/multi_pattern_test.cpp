@@ -114,15 +114,15 @@ TEST_CASE("a multi-pattern rewrite merges each right-hand side with its own root
       rewrite<NoAnalysis>("split", {"(f ?0)", "(p ?0)"}, {"(r (k ?0))", "(h (k ?0))"});
   CHECK(rule->multi());
   const Matches matches = rule->search(egraph);
-  CHECK(rows(matches) == std::vector<std::vector<Id>>{{fa, pa, *lookup(egraph, "a")}});
+  CHECK(rows(matches) == std::vector<std::vector<Id>>{{fa, pa, id_of(egraph, "a")}});
   const ApplyStats stats = rule->apply(egraph, matches);
   CHECK(stats.matches == 1);
   CHECK(stats.applied == 1);
   egraph.rebuild();
   CHECK(egraph.num_nodes() == 10);   // (k a), (r (k a)), (h (k a))
   CHECK(egraph.num_classes() == 8);  // only (k a) is a new class
-  CHECK(egraph.find(*lookup(egraph, "(r (k a))")) == egraph.find(fa));
-  CHECK(egraph.find(*lookup(egraph, "(h (k a))")) == egraph.find(pa));
+  CHECK(egraph.find(id_of(egraph, "(r (k a))")) == egraph.find(fa));
+  CHECK(egraph.find(id_of(egraph, "(h (k a))")) == egraph.find(pa));
   CHECK(egraph.find(fa) != egraph.find(pa));
   CHECK(egraph.nodes_of(egraph.find(fb)).size() == 1);
   CHECK(egraph.nodes_of(egraph.find(pc)).size() == 1);
@@ -137,15 +137,15 @@ TEST_CASE("a multi-pattern search never pairs a class with itself") {
   EGraph<NoAnalysis> egraph;
   const Id fa = add(egraph, "(f a)"), fb = add(egraph, "(f b)");
   egraph.rebuild();
-  const Id a = *lookup(egraph, "a"), b = *lookup(egraph, "b");
+  const Id a = id_of(egraph, "a"), b = id_of(egraph, "b");
   const auto rule = rewrite<NoAnalysis>("pair", {"(f ?0)", "(f ?1)"}, {"(g ?0 ?1)", "(g ?1 ?0)"});
   const Matches matches = rule->search(egraph);
   CHECK(rows(matches) == std::vector<std::vector<Id>>{{fa, fb, a, b}, {fb, fa, b, a}});
   const ApplyStats stats = rule->apply(egraph, matches);
   CHECK(stats.applied == 1);  // the second match re-adds the same two e-nodes
   egraph.rebuild();
-  CHECK(egraph.find(*lookup(egraph, "(g a b)")) == egraph.find(fa));
-  CHECK(egraph.find(*lookup(egraph, "(g b a)")) == egraph.find(fb));
+  CHECK(egraph.find(id_of(egraph, "(g a b)")) == egraph.find(fa));
+  CHECK(egraph.find(id_of(egraph, "(g b a)")) == egraph.find(fb));
   CHECK(egraph.find(fa) != egraph.find(fb));
 }
 

@@ -164,7 +164,7 @@ TEST_CASE("inside a run, a banned rule's matches are dropped and it sits out its
   CHECK(it[2].nodes == 22);
   CHECK(it[3].nodes == 24);
   CHECK(it[3].classes == 15);
-  CHECK(egraph.find(*lookup(egraph, "(k e)")) == egraph.find(*lookup(egraph, "(f e)")));
+  CHECK(egraph.find(id_of(egraph, "(k e)")) == egraph.find(id_of(egraph, "(f e)")));
 }
 
 TEST_CASE("a run that would saturate with a rule banned lifts the ban and goes on") {

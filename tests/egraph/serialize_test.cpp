@@ -256,6 +256,26 @@ TEST_CASE("duplicate e-nodes merge their classes; subsumed e-nodes are blacklist
   }
 }
 
+TEST_CASE("a long chain round trips in document order") {
+  // Deep and large: the import's worklist and the reader's passes are linear and iterative.
+  EGraph<NoAnalysis> egraph;
+  Id top = egraph.add(kNum, 0);
+  constexpr int kLength = 10'000;
+  for (int i = 0; i < kLength; ++i) top = egraph.add(kNeg, 0, {top});
+  egraph.rebuild();
+  const Id roots[] = {top};
+  const SerializedEGraph exported = export_egraph(
+      egraph, roots, [&](Id n) { return op_name(egraph, n); }, [](Id) { return 1.0; });
+  const std::string text = to_json(exported, -1);
+  const SerializedEGraph read = from_json(text);
+  CHECK(read.nodes.front().id == "0");
+  CHECK(read.nodes.back().id == std::to_string(kLength));
+  const ImportedEGraph imported = import_egraph(read);
+  CHECK(imported.egraph.num_nodes() == kLength + 1);
+  CHECK(imported.egraph.num_classes() == kLength + 1);
+  CHECK(imported.node_names[kLength] == std::to_string(kLength));  // ids in document order
+}
+
 TEST_CASE("files are saved and loaded") {
   const Sample sample;
   const auto path = std::filesystem::temp_directory_path() / "mctsat_serialize_test.json";
@@ -309,6 +329,11 @@ TEST_CASE("malformed input gives located errors") {
         after_ok + "root e-class 'd' has no e-nodes");
   CHECK(read_error(ok + "\"class_data\": []}") == after_ok + "\"class_data\" must be an object");
   CHECK(read_error(ok + "\"root_eclasses\": [\"c\"]}").empty());
+
+  // An id given twice in the file.
+  CHECK(read_error("{\"nodes\": {\n \"a\": {\"op\": \"f\", \"eclass\": \"c\"},\n"
+                   " \"a\": {\"op\": \"g\", \"eclass\": \"c\"}}}") ==
+        "in.json:2:2 (node 'a'): error: two e-nodes have this id");
 
   // Hand-built structures are checked on import as well.
   SerializedEGraph twice;

@@ -179,6 +179,14 @@ std::optional<Id> lookup(const EGraph<Analysis>& egraph, std::string_view text) 
   return detail::lookup_term(egraph, parse(text));
 }
 
+// The class of a ground term the e-graph must hold (throws, failing the test, when it does not).
+template <class Analysis>
+Id id_of(const EGraph<Analysis>& egraph, std::string_view text) {
+  const std::optional<Id> id = lookup(egraph, text);
+  if (!id) throw std::runtime_error("the e-graph lacks the term " + std::string(text));
+  return *id;
+}
+
 // A rewrite from s-expressions; variables are numbered by the texts, num_vars is one more than the
 // largest.
 template <class Analysis>

@@ -1,0 +1,84 @@
+// The extraction interface: an Extractor turns a Problem (an e-graph, its roots and per-node
+// costs) into a Result: one chosen node per class needed from the roots, scored by the exact DAG
+// cost (dag_cost.hpp), with the time taken and extractor-specific statistics. `make_extractor`
+// creates one by name:
+//
+//   greedy  bottom-up tree cost to a fixpoint (egg's extractor, the paper's "DCF")
+//   paper   the PACT'24 paper's sharing-aware greedy ("OCF")
+//   dag     ours: DAG-aware greedy with per-class cost sets, then local improvement passes
+//   ilp     integer linear programming with CBC, lazily added cycle cuts, warm start from `dag`
+//
+// `Extractor::extract` is not virtual: it runs the extractor's `solve`, keeps the chosen nodes
+// of the needed classes only, checks the choice and scores it with `dag_cost`, so that no
+// extractor can report a cost of its own making. Everything is deterministic.
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extract/dag_cost.hpp"
+#include "extract/problem.hpp"
+
+namespace mctsat::extract {
+
+enum class Status {
+  kOptimal,     // proven optimal (ilp)
+  kHeuristic,   // a heuristic's extraction (greedy, paper, dag)
+  kTimeLimit,   // ilp stopped at its time limit: the best extraction found, optimality not proven
+  kInfeasible,  // some root has no acyclic extraction from non-forbidden nodes
+};
+std::string_view status_name(Status status);  // "optimal", "heuristic", "time limit", ...
+
+struct Result {
+  Choice choice;  // by class: the chosen node of each needed class, kNone elsewhere
+  double dag_cost = std::numeric_limits<double>::infinity();  // exact (dag_cost.hpp); inf if none
+  // The extractor's own estimate of the roots' cost: the sum of the roots' tree costs (greedy),
+  // the roots' OCF values (paper), the cost-set estimate before improvement (dag), the objective
+  // of the last ILP solve (ilp). NaN when there is none.
+  double estimate = std::numeric_limits<double>::quiet_NaN();
+  double seconds = 0;  // wall time of extract(), scoring included
+  Status status = Status::kHeuristic;
+  // ilp: a lower bound on the optimum and the relative gap (dag_cost - bound) / dag_cost.
+  double lower_bound = std::numeric_limits<double>::quiet_NaN();
+  double gap = std::numeric_limits<double>::quiet_NaN();
+  std::size_t evaluations = 0;  // node evaluations (fixpoints), moves tried (dag), solves (ilp)
+  std::size_t improvements = 0;  // class values improved (fixpoints), moves taken (dag)
+  std::size_t cuts = 0;          // ilp: cycle cuts added
+  bool warm_start_kept = false;  // ilp: the warm start was returned (nothing better found)
+  std::string detail;            // a human-readable note (e.g. why ilp stopped)
+};
+
+struct ExtractorOptions {
+  double time_limit_seconds = 10.0;  // ilp: wall time for all solves together
+  std::size_t max_passes = 64;       // dag: improvement passes at most
+  // dag: the most memory the per-class cost sets may take (bytes); above it the DAG-aware greedy
+  // phase is skipped and improvement starts from the tree-cost greedy extraction.
+  std::size_t max_set_bytes = std::size_t{1} << 30;
+  bool improve = true;  // dag: run the improvement passes
+};
+
+class Extractor {
+ public:
+  virtual ~Extractor() = default;
+  virtual std::string name() const = 0;
+  // Extracts for the problem's roots. The result's choice is valid (or the status kInfeasible
+  // and the choice empty); dag_cost is that choice's exact cost.
+  Result extract(const Problem& problem) const;
+
+ protected:
+  // Fills result.choice (over any classes: only those needed from the roots are kept), the
+  // status and the statistics. A choice that is not a valid extraction is an internal error,
+  // except with status kInfeasible.
+  virtual void solve(const Problem& problem, Result& result) const = 0;
+};
+
+// The names make_extractor knows, in a fixed order.
+std::vector<std::string> extractor_names();
+// Throws mctsat::Error naming the known extractors for an unknown name.
+std::unique_ptr<Extractor> make_extractor(std::string_view name,
+                                          const ExtractorOptions& options = {});
+
+}  // namespace mctsat::extract

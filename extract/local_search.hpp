@@ -1,0 +1,37 @@
+// Local improvement of an extraction (the second phase of `dag`): passes over the needed classes,
+// children first, until a whole pass changes nothing. For each class:
+//   - single moves: re-choose its node given the rest of the choice, taking the candidate that
+//     lowers the exact DAG cost the most;
+//   - failing that, compound moves, for sharing: a candidate that does not pay for itself may
+//     bring in classes that other needed classes could share; after it, every needed class with
+//     a node using such a class switches to that node where this lowers the cost, and the whole is
+//     kept when it lowers the total (the first such candidate, cheapest single price first).
+//
+// A move is priced exactly with reference counts (how many chosen parents, or roots, use each
+// class): switching class c from node o to node m adds m's children (a class reaching 0 -> 1 is
+// paid for and its chosen node's children added in turn, the "default" choice classes outside the
+// extraction keep) and then releases o's children (a class reaching 0 is refunded and its children
+// released). A move that would make c reachable from itself is rejected: classes newly added by it
+// are walked, and an already needed class is tested against the classes that reach c (computed
+// only when a topological position does not already rule it out).
+#pragma once
+
+#include <cstddef>
+
+#include "extract/dag_cost.hpp"
+#include "extract/problem.hpp"
+
+namespace mctsat::extract {
+
+struct ImproveStats {
+  std::size_t passes = 0;
+  std::size_t moves_tried = 0;
+  std::size_t moves_taken = 0;
+  double before = 0, after = 0;  // exact DAG costs
+};
+
+// `choice` must be a valid extraction for the problem's roots; classes outside it may hold any
+// node (their default, used when a move needs them) or kNone. Stops after `max_passes` passes.
+ImproveStats improve_choice(const Problem& problem, Choice& choice, std::size_t max_passes);
+
+}  // namespace mctsat::extract

@@ -1,0 +1,25 @@
+// TENSAT's strategy: run every rule with the runner until saturation or a limit (TENSAT's
+// experiment settings by default: node limit 50,000, 15 iterations, multi-pattern rules in the
+// first iteration only, cycle filtering on), then extract.
+#pragma once
+
+#include <cstddef>
+
+#include "dsl/lowering.hpp"
+#include "egraph/runner.hpp"
+#include "tensor/egraph_conversion.hpp"
+
+namespace mctsat::search {
+
+struct EqsatOptions {
+  std::size_t node_limit = 50'000;
+  std::size_t iterations = 15;
+  std::size_t multi_iterations = 1;  // TENSAT's k_multi
+  double seconds = 3600;
+  bool cycle_filter = true;
+  std::size_t threads = 1;
+};
+
+egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rules, const EqsatOptions& options);
+
+}  // namespace mctsat::search

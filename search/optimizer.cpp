@@ -1,0 +1,80 @@
+// Running a strategy, the final extraction and the comparison with the input graph.
+#include "search/optimizer.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "extract/tensor_problem.hpp"
+#include "support/error.hpp"
+#include "tensor/egraph_conversion.hpp"
+
+namespace mctsat::search {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+}  // namespace
+
+std::vector<std::string> strategy_names() { return {"eqsat", "mcts"}; }
+
+OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules, const tensor::CostModel& model,
+                        const OptimizeOptions& options) {
+  if (options.strategy != "eqsat" && options.strategy != "mcts")
+    throw Error(fmt::format("unknown strategy '{}' (eqsat, mcts)", options.strategy));
+  const auto final_extractor = extract::make_extractor(options.final_extract, options.extractor);
+  const auto reward_extractor = extract::make_extractor(options.extract, options.extractor);
+
+  OptimizeResult result;
+  result.original_cost = tensor::graph_cost(graph, model);
+  tensor::TensorEGraph state = tensor::to_egraph(graph);
+  const auto start = Clock::now();
+  if (options.strategy == "eqsat") {
+    const egraph::RunReport report = run_eqsat(state, rules, options.eqsat);
+    result.stop_reason = report.stop_detail.empty() ? egraph::stop_reason_name(report.stop) : report.stop_detail;
+    result.iterations = report.iterations.size();
+    std::map<std::string, std::size_t> used;
+    for (const auto& iteration : report.iterations)
+      for (std::size_t r = 0; r < iteration.rules.size(); ++r)
+        if (iteration.rules[r].apply.applied > 0) used[rules.rule(r).name] += iteration.rules[r].apply.applied;
+    result.rules_used.assign(used.begin(), used.end());
+  } else {
+    const extract::Extractor& reward = *reward_extractor;
+    const StateCost cost = [&](const tensor::TensorEGraph& s) {
+      return reward.extract(extract::problem_from_tensor(s, model)).dag_cost;
+    };
+    result.mcts = run_mcts(std::move(state), rules, cost, options.mcts);
+    state = std::move(result.mcts.state);
+    result.stop_reason = result.mcts.stop_reason;
+    result.iterations = result.mcts.steps.size();
+    std::map<std::string, std::size_t> used;
+    for (const MctsStep& step : result.mcts.steps) ++used[rules.rule(step.rule).name];
+    result.rules_used.assign(used.begin(), used.end());
+  }
+  result.exploration_seconds = since(start);
+  result.nodes = state.egraph.num_nodes();
+  result.classes = state.egraph.num_classes();
+
+  const auto extraction_start = Clock::now();
+  const extract::Problem problem = extract::problem_from_tensor(state, model);
+  result.extraction = final_extractor->extract(problem);
+  result.extraction_seconds = since(extraction_start);
+  if (!std::isfinite(result.extraction.dag_cost)) throw Error("the final extraction found no acyclic graph");
+  result.graph = tensor::build_graph(state, extract::to_selection(problem, result.extraction.choice, state));
+  result.optimized_cost = tensor::graph_cost(result.graph, model);
+  // The extraction is scored by its exact DAG cost, which must be the built graph's cost.
+  MCTSAT_ASSERT(std::abs(result.optimized_cost - result.extraction.dag_cost) <=
+                1e-9 * std::max(1.0, result.optimized_cost));
+  if (result.optimized_cost >= result.original_cost) {
+    result.graph = graph;
+    result.optimized_cost = result.original_cost;
+    result.kept_original = true;
+  }
+  return result;
+}
+
+}  // namespace mctsat::search

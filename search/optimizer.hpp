@@ -1,0 +1,54 @@
+// The optimizer: a graph in, the cheapest equivalent graph found out. It builds the e-graph,
+// grows it with the chosen strategy (eqsat: TENSAT's saturation; mcts: the PACT'24 paper's tree
+// search with a reward extractor), extracts with the final extractor, and builds the optimized
+// graph. One code path for every strategy, so that they compare under the same rules, cost model
+// and extraction.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dsl/lowering.hpp"
+#include "extract/extractor.hpp"
+#include "search/eqsat.hpp"
+#include "search/mcts.hpp"
+#include "tensor/cost_model.hpp"
+#include "tensor/graph.hpp"
+
+namespace mctsat::search {
+
+struct OptimizeOptions {
+  std::string strategy = "mcts";      // eqsat | mcts
+  std::string extract = "paper";      // mcts reward extractor
+  std::string final_extract = "ilp";  // final extraction
+  extract::ExtractorOptions extractor;
+  EqsatOptions eqsat;
+  MctsOptions mcts;
+};
+
+struct OptimizeResult {
+  tensor::Graph graph;  // the optimized graph (validated)
+  double original_cost = 0;
+  double optimized_cost = 0;  // graph_cost of `graph` under the model
+  double exploration_seconds = 0;
+  double extraction_seconds = 0;
+  std::size_t nodes = 0, classes = 0, iterations = 0;  // e-graph size; eqsat iterations or mcts steps
+  std::string stop_reason;
+  std::vector<std::pair<std::string, std::size_t>> rules_used;  // rule -> times it changed the e-graph
+  extract::Result extraction;                                    // the final extraction
+  bool kept_original = false;  // the extraction was no cheaper than the input graph
+  MctsResult mcts;             // mcts only: the search's record (state moved out)
+
+  double speedup_percent() const {
+    return optimized_cost > 0 ? 100.0 * (original_cost / optimized_cost - 1.0) : 0.0;
+  }
+};
+
+// Throws mctsat::Error for unknown strategies or extractors.
+OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules, const tensor::CostModel& model,
+                        const OptimizeOptions& options);
+
+std::vector<std::string> strategy_names();
+
+}  // namespace mctsat::search

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Builds the rule-file fuzzer (rule_parser_fuzzer.cpp) with clang, libFuzzer, AddressSanitizer and
+# UndefinedBehaviorSanitizer, independently of the project's compiler, then runs it for a bounded
+# number of inputs seeded with tests/dsl/fuzz/corpus/ and a copy of rules/taso/. Fails when the
+# fuzzer finds a crash, a leak, a hang or a broken print/parse round trip; the input is kept under
+# BUILD_DIR/dsl_fuzz/artifacts/. Objects are recompiled only when their sources or headers change.
+#   usage: run_fuzzer.sh SOURCE_DIR BUILD_DIR
+#   environment: MCTSAT_FUZZ_RUNS (default 20000), MCTSAT_FUZZ_SEED (default 1),
+#                MCTSAT_FUZZ_MAX_TIME (seconds, default 45), CLANGXX (default clang++)
+set -euo pipefail
+
+src=$(cd "$1" && pwd)
+out=$2/dsl_fuzz
+runs=${MCTSAT_FUZZ_RUNS:-20000}
+seed=${MCTSAT_FUZZ_SEED:-1}
+max_time=${MCTSAT_FUZZ_MAX_TIME:-45}
+cxx=${CLANGXX:-clang++}
+binary=$out/rule_parser_fuzzer
+
+command -v "$cxx" >/dev/null || {
+  echo "run_fuzzer: $cxx not found (scripts/install-deps.sh installs clang)" >&2
+  exit 1
+}
+
+# What the fuzzer links: the DSL and what its parser, checker and lowering need. A new dependency
+# shows up as an undefined symbol at the link below; add its source here.
+sources=(
+  "$src/tests/dsl/fuzz/rule_parser_fuzzer.cpp"
+  "$src"/dsl/*.cpp
+  "$src"/support/error.cpp "$src"/support/files.cpp
+  "$src"/egraph/pattern.cpp "$src"/egraph/program.cpp
+  "$src"/tensor/attr.cpp "$src"/tensor/op_catalog.cpp "$src"/tensor/shape_inference.cpp
+  "$src"/tensor/tensor_analysis.cpp "$src"/tensor/tensor_language.cpp "$src"/tensor/tensor_type.cpp
+)
+flags=(-std=c++20 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
+  -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -DFMT_SHARED "-I$src")
+
+# An object is stale when it, or its dependency list (-MMD), is missing or older than this script
+# (the flags) or any file the list names.
+stale() {
+  local object=$1 deps=$1.d
+  [[ -f $object && -f $deps && ! ${BASH_SOURCE[0]} -nt $object ]] || return 0
+  local file
+  for file in $(sed -e 's/^[^:]*://' -e 's/\\$//' "$deps"); do
+    [[ $file -nt $object ]] && return 0
+  done
+  return 1
+}
+
+mkdir -p "$out/obj" "$out/artifacts"
+objects=()
+todo=()
+for source in "${sources[@]}"; do
+  relative=${source#"$src"/}
+  object=$out/obj/${relative//\//_}.o
+  objects+=("$object")
+  if stale "$object"; then todo+=("$source" "$object"); fi
+done
+
+if ((${#todo[@]} > 0)); then
+  echo "run_fuzzer: compiling $((${#todo[@]} / 2)) of ${#sources[@]} sources with $cxx"
+  start=$SECONDS
+  # Two compilers at a time (a shared 2-core machine); xargs fails if any compile fails.
+  printf '"%s"\n' "${flags[@]}" -fsanitize=fuzzer-no-link >"$out/flags.rsp"
+  printf '%s\0' "${todo[@]}" |
+    xargs -0 -n 2 -P 2 sh -c '"$0" @"$1" -MMD -MF "$3.d" -c "$2" -o "$3"' "$cxx" "$out/flags.rsp" ||
+    exit 1
+  rm -f "$binary"
+  echo "run_fuzzer: compiled in $((SECONDS - start)) s"
+fi
+if [[ ! -f $binary ]]; then
+  "$cxx" "${flags[@]}" -fsanitize=fuzzer "${objects[@]}" -lfmt -o "$binary.tmp"
+  mv "$binary.tmp" "$binary"
+fi
+
+# Seeds are copied so that nothing under the source tree is ever written; new inputs go to an
+# empty first corpus directory, removed afterwards.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/new" "$work/seeds"
+cp "$src"/tests/dsl/fuzz/corpus/* "$work/seeds/"
+for file in "$src"/rules/taso/*.rules; do cp "$file" "$work/seeds/taso-$(basename "$file")"; done
+
+echo "run_fuzzer: $runs runs, seed $seed, at most $max_time s"
+set +e
+"$binary" -runs="$runs" -seed="$seed" -max_len=2048 -timeout=10 -rss_limit_mb=2048 \
+  -max_total_time="$max_time" -print_final_stats=1 -artifact_prefix="$out/artifacts/" \
+  "$work/new" "$work/seeds" 2>"$work/log"
+status=$?
+set -e
+if ((status != 0)); then
+  cat "$work/log"
+  echo "run_fuzzer: the fuzzer failed (exit status $status); the input is under $out/artifacts/" >&2
+  exit 1
+fi
+grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$work/log" || tail -5 "$work/log"
+echo "run_fuzzer: no crash, leak, hang or round-trip failure"
