@@ -63,10 +63,11 @@ nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Gr
           {"seed", options.check_seed}};
 }
 
-nlohmann::json build_report(const OptimizeCliOptions& options, const search::OptimizeResult& r, const tensor::Graph& input,
-                            const std::string& cost_model) {
+nlohmann::json build_report(const OptimizeCliOptions& options, const search::OptimizeResult& r,
+                            const tensor::Graph& input, const std::string& cost_model) {
   nlohmann::json rules = nlohmann::json::array();
-  for (const auto& [name, count] : r.rules_used) rules.push_back({{"rule", name}, {"count", count}});
+  for (const auto& [name, count] : r.rules_used)
+    rules.push_back({{"rule", name}, {"count", count}});
   nlohmann::json report = {
       {"model", options.model},
       {"operators", tensor::graph_stats(input).operators},
@@ -94,7 +95,10 @@ nlohmann::json build_report(const OptimizeCliOptions& options, const search::Opt
   if (options.search.strategy == "mcts") {
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& step : r.mcts.steps)
-      steps.push_back({{"rule", step.rule}, {"mean_value", step.mean_value}, {"cost_ms", step.cost}, {"nodes", step.nodes}});
+      steps.push_back({{"rule", step.rule},
+                       {"mean_value", step.mean_value},
+                       {"cost_ms", step.cost},
+                       {"nodes", step.nodes}});
     report["mcts"] = {{"seed", options.search.mcts.seed},
                       {"simulations", r.mcts.simulations},
                       {"reward_extractions", r.mcts.evaluations},
@@ -108,53 +112,102 @@ void print_report(const nlohmann::json& r) {
   std::cout << fmt::format("model {} ({} operators), strategy {} (extract {}, final {}), {}\n",
                            r["model"].get<std::string>(), r["operators"].get<std::size_t>(),
                            r["strategy"].get<std::string>(), r["extract"].get<std::string>(),
-                           r["final_extract"].get<std::string>(), r["cost_model"].get<std::string>());
+                           r["final_extract"].get<std::string>(),
+                           r["cost_model"].get<std::string>());
   std::cout << fmt::format("  original cost   {:10.4f} ms\n", r["original_cost_ms"].get<double>());
-  std::cout << fmt::format("  optimized cost  {:10.4f} ms   speedup {:+.2f}%{}\n", r["optimized_cost_ms"].get<double>(),
-                           r["speedup_percent"].get<double>(),
-                           r["kept_original"].get<bool>() ? " (nothing cheaper found: input kept)" : "");
+  std::cout << fmt::format(
+      "  optimized cost  {:10.4f} ms   speedup {:+.2f}%{}\n", r["optimized_cost_ms"].get<double>(),
+      r["speedup_percent"].get<double>(),
+      r["kept_original"].get<bool>() ? " (nothing cheaper found: input kept)" : "");
   std::cout << fmt::format("  time            exploration {:.3f} s, extraction {:.3f} s\n",
-                           r["exploration_seconds"].get<double>(), r["extraction_seconds"].get<double>());
-  std::cout << fmt::format("  e-graph         {} nodes, {} classes, {} {}, stop: {}\n", r["egraph"]["nodes"].get<std::size_t>(),
-                           r["egraph"]["classes"].get<std::size_t>(), r["iterations"].get<std::size_t>(),
-                           r["strategy"] == "mcts" ? "steps" : "iterations", r["stop_reason"].get<std::string>());
+                           r["exploration_seconds"].get<double>(),
+                           r["extraction_seconds"].get<double>());
+  std::cout << fmt::format(
+      "  e-graph         {} nodes, {} classes, {} {}, stop: {}\n",
+      r["egraph"]["nodes"].get<std::size_t>(), r["egraph"]["classes"].get<std::size_t>(),
+      r["iterations"].get<std::size_t>(), r["strategy"] == "mcts" ? "steps" : "iterations",
+      r["stop_reason"].get<std::string>());
   std::string rules;
   for (const auto& used : r["rules_used"])
-    rules += fmt::format("{}{} x{}", rules.empty() ? "" : ", ", used["rule"].get<std::string>(), used["count"].get<std::size_t>());
+    rules += fmt::format("{}{} x{}", rules.empty() ? "" : ", ", used["rule"].get<std::string>(),
+                         used["count"].get<std::size_t>());
   std::cout << "  rules used      " << (rules.empty() ? "none" : rules) << '\n';
   const auto& e = r["extraction"];
-  std::cout << fmt::format("  extraction      {} ({:.3f} s){}\n", e["status"].get<std::string>(), e["seconds"].get<double>(),
-                           e["gap"].is_null() ? "" : fmt::format(", gap {:.2f}%", 100 * e["gap"].get<double>()));
+  std::cout << fmt::format(
+      "  extraction      {} ({:.3f} s){}\n", e["status"].get<std::string>(),
+      e["seconds"].get<double>(),
+      e["gap"].is_null() ? "" : fmt::format(", gap {:.2f}%", 100 * e["gap"].get<double>()));
   if (r.contains("check")) {
     const auto& c = r["check"];
-    std::cout << fmt::format("  check           {} (max relative difference {:.3g}, tolerance {:.3g})\n",
-                             c["passed"].get<bool>() ? "passed" : "FAILED", c["max_relative_difference"].get<double>(),
-                             c["tolerance"].get<double>());
+    std::cout << fmt::format(
+        "  check           {} (max relative difference {:.3g}, tolerance {:.3g})\n",
+        c["passed"].get<bool>() ? "passed" : "FAILED", c["max_relative_difference"].get<double>(),
+        c["tolerance"].get<double>());
   }
 }
 
 void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   search::OptimizeOptions& s = o.search;
-  command.add_option("--strategy", s.strategy, "Search strategy")->check(CLI::IsMember(search::strategy_names()))->capture_default_str();
-  command.add_option("--extract", s.extract, "Reward extractor of mcts")->check(CLI::IsMember(extract::extractor_names()))->capture_default_str();
-  command.add_option("--final-extract", s.final_extract, "Final extractor")->check(CLI::IsMember(extract::extractor_names()))->capture_default_str();
-  command.add_option("--ilp-seconds", s.extractor.time_limit_seconds, "Time limit of the ILP extractor")->check(CLI::PositiveNumber)->capture_default_str();
-  command.add_option("--threads", s.eqsat.threads, "Search threads (eqsat matching)")->check(CLI::PositiveNumber)->capture_default_str();
-  command.add_option("--node-limit", s.mcts.node_limit, "E-node limit (mcts; eqsat uses --eqsat-node-limit)")->check(CLI::PositiveNumber)->capture_default_str();
-  command.add_option("--eqsat-node-limit", s.eqsat.node_limit, "E-node limit of eqsat")->check(CLI::PositiveNumber)->capture_default_str();
-  command.add_option("--iterations", s.eqsat.iterations, "Iteration limit of eqsat")->capture_default_str();
-  command.add_option("--k-multi", s.eqsat.multi_iterations, "eqsat: multi-pattern rules in the first k iterations")->capture_default_str();
-  command.add_option("--seconds", s.mcts.seconds, "Time limit of the search")->check(CLI::PositiveNumber)->capture_default_str();
+  command.add_option("--strategy", s.strategy, "Search strategy")
+      ->check(CLI::IsMember(search::strategy_names()))
+      ->capture_default_str();
+  command.add_option("--extract", s.extract, "Reward extractor of mcts")
+      ->check(CLI::IsMember(extract::extractor_names()))
+      ->capture_default_str();
+  command.add_option("--final-extract", s.final_extract, "Final extractor")
+      ->check(CLI::IsMember(extract::extractor_names()))
+      ->capture_default_str();
+  command
+      .add_option("--ilp-seconds", s.extractor.time_limit_seconds,
+                  "Time limit of the ILP extractor")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command.add_option("--threads", s.eqsat.threads, "Search threads (eqsat matching)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command
+      .add_option("--node-limit", s.mcts.node_limit,
+                  "E-node limit (mcts; eqsat uses --eqsat-node-limit)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command.add_option("--eqsat-node-limit", s.eqsat.node_limit, "E-node limit of eqsat")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command.add_option("--iterations", s.eqsat.iterations, "Iteration limit of eqsat")
+      ->capture_default_str();
+  command
+      .add_option("--k-multi", s.eqsat.multi_iterations,
+                  "eqsat: multi-pattern rules in the first k iterations")
+      ->capture_default_str();
+  command.add_option("--seconds", s.mcts.seconds, "Time limit of the search")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   command.add_flag("--no-cycle-filter", o.no_cycle_filter, "Turn TENSAT's cycle filtering off");
-  command.add_option("--simulations", s.mcts.simulations, "mcts: simulations per planning step")->check(CLI::PositiveNumber)->capture_default_str();
-  command.add_option("--rollout-depth", s.mcts.rollout_depth, "mcts: rollout steps")->capture_default_str();
-  command.add_option("--gamma", s.mcts.gamma, "mcts: discount")->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  command.add_option("--exploration", s.mcts.exploration, "mcts: UCT exploration constant")->check(CLI::NonNegativeNumber)->capture_default_str();
-  command.add_option("--expand-probability", s.mcts.expand_probability, "mcts: expansion probability below the root")->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  command.add_option("--max-steps", s.mcts.max_steps, "mcts: planning steps")->check(CLI::PositiveNumber)->capture_default_str();
-  command.add_option("--policy", o.search.mcts.policy, "mcts: rollout policy (random, heavy, lookahead)")
+  command.add_option("--simulations", s.mcts.simulations, "mcts: simulations per planning step")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command.add_option("--rollout-depth", s.mcts.rollout_depth, "mcts: rollout steps")
+      ->capture_default_str();
+  command.add_option("--gamma", s.mcts.gamma, "mcts: discount")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  command.add_option("--exploration", s.mcts.exploration, "mcts: UCT exploration constant")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command
+      .add_option("--expand-probability", s.mcts.expand_probability,
+                  "mcts: expansion probability below the root")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  command.add_option("--max-steps", s.mcts.max_steps, "mcts: planning steps")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command
+      .add_option("--policy", o.search.mcts.policy,
+                  "mcts: rollout policy (random, heavy, lookahead)")
       ->transform(CLI::CheckedTransformer(std::map<std::string, search::RolloutPolicy>{
-          {"random", search::RolloutPolicy::kRandom}, {"heavy", search::RolloutPolicy::kHeavy},
+          {"random", search::RolloutPolicy::kRandom},
+          {"heavy", search::RolloutPolicy::kHeavy},
           {"lookahead", search::RolloutPolicy::kLookahead}}));
   command.add_option("--seed", s.mcts.seed, "mcts: random seed")->capture_default_str();
 }
@@ -165,17 +218,23 @@ void add_optimize_command(CLI::App& app) {
   auto options = std::make_shared<OptimizeCliOptions>();
   CLI::App* command = app.add_subcommand("optimize", "Optimize a model with rewrite rules");
   command->add_option("model", options->model, "Zoo model name or model file")->required();
-  command->add_option("--rules", options->rule_paths, "Rule files or directories")->capture_default_str();
+  command->add_option("--rules", options->rule_paths, "Rule files or directories")
+      ->capture_default_str();
   command->add_option("--ruleset", options->selection.rulesets, "Use only rules of these rulesets");
   command->add_option("--tags", options->selection.tags, "Use only rules with one of these tags");
-  command->add_option("--exclude-tags", options->selection.exclude_tags, "Leave out rules with these tags");
+  command->add_option("--exclude-tags", options->selection.exclude_tags,
+                      "Leave out rules with these tags");
   command->add_option("--rule", options->selection.names, "Use only these rules (by name)");
   add_search_options(*command, *options);
   options->cost.add_to(*command);
   command->add_option("-o,--output", options->output, "Write the optimized graph (.json, .dot)");
   command->add_option("--report", options->report_path, "Write the report as JSON to this file");
-  command->add_flag("--check", options->check, "Check numerically that the optimized graph computes the same outputs");
-  command->add_option("--tolerance", options->tolerance, "--check: largest relative difference allowed")->capture_default_str();
+  command->add_flag("--check", options->check,
+                    "Check numerically that the optimized graph computes the same outputs");
+  command
+      ->add_option("--tolerance", options->tolerance,
+                   "--check: largest relative difference allowed")
+      ->capture_default_str();
   command->add_flag("--json", options->json, "Print the report as JSON");
   command->add_flag("--quiet", options->quiet, "Print nothing but errors");
   command->callback([options] {
@@ -198,8 +257,10 @@ void add_optimize_command(CLI::App& app) {
       print_report(report);
     }
     if (o.check && !report["check"]["passed"].get<bool>())
-      throw Error(fmt::format("the optimized graph's outputs differ from the original's (max relative difference {:.3g})",
-                              report["check"]["max_relative_difference"].get<double>()));
+      throw Error(
+          fmt::format("the optimized graph's outputs differ from the original's (max relative "
+                      "difference {:.3g})",
+                      report["check"]["max_relative_difference"].get<double>()));
   });
 }
 

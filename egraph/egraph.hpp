@@ -28,6 +28,7 @@ class EGraph {
  public:
   using Data = typename Analysis::Data;
   using ChildIds = boost::container::small_vector<Id, 8>;
+  static constexpr OpCode kMaxOpCode = OpCode{1} << 24;
 
   explicit EGraph(Analysis analysis = {}) : analysis_(std::move(analysis)) {}
 
@@ -35,6 +36,7 @@ class EGraph {
   // returns its class. The analysis must accept the e-node (check with `make_data` first when in
   // doubt).
   Id add(OpCode op, std::int64_t payload, std::span<const Id> children) {
+    MCTSAT_ASSERT(op < kMaxOpCode && "operator codes index a dense table: keep them small");
     ChildIds canonical(children.begin(), children.end());
     for (Id& child : canonical) child = uf_.find_compress(child);
     const std::uint64_t hash = hash_enode(op, payload, id_span(canonical));
@@ -50,7 +52,9 @@ class EGraph {
     classes_.push_back({});
     data_.push_back(std::move(data));
     node_stamps_.push_back(epoch_);
+    node_classes_.push_back(node);
     data_stamps_.push_back(epoch_);
+    merge_stamps_.push_back(epoch_);
     blacklist_.push_back(0);
     hashcons_.insert(node, nodes_.get(node), hash);
     for (Id child : canonical) add_parent(child, node);
@@ -87,6 +91,7 @@ class EGraph {
     if (changed.from_changed)
       for_each_parent(b, [&](Id parent) { analysis_pending_.push_back(parent); });
     if (changed.into_changed) data_stamps_[a] = epoch_;
+    merge_stamps_[a] = epoch_;
     splice_parents(b, a);
     uf_.link(b, a);
     ++unions_;
@@ -122,8 +127,13 @@ class EGraph {
   // and applied by it.
   void set_epoch(std::uint32_t epoch) { epoch_ = epoch; }
   std::uint32_t epoch() const { return epoch_; }
+  // An e-node's stamp also moves when it joins another class by a merge (its class lost the
+  // union), since it may then complete new matches with the winner's parents.
   std::uint32_t node_stamp(Id node) const { return node_stamps_[node]; }
   std::uint32_t data_stamp(Id eclass) const { return data_stamps_[uf_.find(eclass)]; }
+  // The epoch in which another class last merged into this one (for matches whose repeated
+  // variables or literal subterms became equal by the merge).
+  std::uint32_t merge_stamp(Id eclass) const { return merge_stamps_[uf_.find(eclass)]; }
   Id find(Id id) const { return uf_.find(id); }
   std::size_t num_nodes() const { return live_nodes_; }
   std::size_t num_classes() const { return uf_.size() - unions_; }
@@ -165,7 +175,7 @@ class EGraph {
   }
   std::span<const Id> classes_with_op(OpCode op) const {
     MCTSAT_ASSERT(clean_);
-    if (op + 1 >= op_class_begin_.size()) return {};
+    if (op >= op_class_begin_.size() - 1) return {};
     return {op_classes_.data() + op_class_begin_[op], op_classes_.data() + op_class_begin_[op + 1]};
   }
   // Live e-nodes whose children include a member of `eclass` (valid while clean).
@@ -188,7 +198,7 @@ class EGraph {
     return nodes_.memory_bytes() + hashcons_.memory_bytes() + uf_.size() * sizeof(Id) +
            classes_.capacity() * sizeof(ClassInfo) + data_.capacity() * sizeof(Data) +
            parent_links_.capacity() * sizeof(ParentLink) +
-           (node_stamps_.capacity() + data_stamps_.capacity()) * sizeof(std::uint32_t) +
+           (node_stamps_.capacity() + data_stamps_.capacity() + merge_stamps_.capacity() + node_classes_.capacity()) * sizeof(std::uint32_t) +
            blacklist_.capacity() * sizeof(std::uint8_t) +
            (class_ids_.capacity() + class_nodes_.capacity() + op_classes_.capacity()) * sizeof(Id) +
            op_class_begin_.capacity() * sizeof(std::uint32_t);
@@ -274,6 +284,15 @@ class EGraph {
   void rebuild_indexes() {
     uf_.flatten();
     const std::size_t ids = uf_.size();
+    // E-nodes whose class lost a union joined another class: they may complete new matches.
+    for (Id n = 0; n < ids; ++n) {
+      if (!nodes_.live(n)) continue;
+      const Id eclass = uf_.find(n);
+      if (node_classes_[n] != eclass) {
+        node_classes_[n] = eclass;
+        node_stamps_[n] = epoch_;
+      }
+    }
     for (ClassInfo& info : classes_) info = ClassInfo{};
 
     // Per class: its live e-nodes (counting sort by class), sorted by operator and payload.
@@ -378,6 +397,8 @@ class EGraph {
   std::vector<Data> data_;                  // by id; meaningful for canonical ids
   std::vector<std::uint32_t> node_stamps_;  // by node: epoch added or last re-canonicalized
   std::vector<std::uint32_t> data_stamps_;  // by id: epoch the class's data last changed
+  std::vector<std::uint32_t> merge_stamps_;  // by id: epoch another class last merged into it
+  std::vector<Id> node_classes_;             // by node: its class at the last rebuild
   std::vector<std::uint8_t> blacklist_;     // by node: 1 when extraction must not pick it
   std::vector<ParentLink> parent_links_;
   std::vector<Id> pending_;           // e-nodes whose children may have merged

@@ -54,8 +54,9 @@ std::optional<Id> lookup_ground(const EGraph<Analysis>& egraph, const Pattern& p
 template <class Analysis>
 class Machine {
  public:
-  // Matches built only from e-nodes stamped before `skip_before` (and, with `check_data`, whose
-  // variables' classes kept their data since then) are counted in `skipped` instead of emitted;
+  // Matches built only from e-nodes stamped before `skip_before`, whose compared classes did not
+  // merge since, and (with `check_data`) whose variables' classes kept their data since then are
+  // counted in `skipped` instead of emitted;
   // 0 emits everything. Patterns rooted at a variable bind no e-node and are never skipped.
   Machine(const EGraph<Analysis>& egraph, const Program& program, Matches& out, std::size_t limit,
           std::uint32_t skip_before = 0, bool check_data = false)
@@ -103,6 +104,7 @@ class Machine {
       case Instruction::Kind::kCheckGround:
         return registers_[ins.in] != ground_[ins.out] || run(pc + 1);
       case Instruction::Kind::kYield:
+        if (out_.size() >= limit_) return false;
         if (already_applied()) {
           ++out_.skipped;
           return true;
@@ -123,6 +125,9 @@ class Machine {
     if (skip_before_ == 0) return false;
     for (Id node : bound_) {
       if (egraph_.node_stamp(node) >= skip_before_) return false;
+    }
+    for (std::uint32_t reg : program_.equality_registers) {
+      if (egraph_.merge_stamp(registers_[reg]) >= skip_before_) return false;
     }
     if (check_data_) {
       for (const auto& [var, reg] : program_.var_registers) {

@@ -47,6 +47,8 @@ Program compile(const Pattern& pattern) {
         if (const std::uint32_t* bound = register_of(c.var)) {
           program.instructions.push_back(
               {Instruction::Kind::kCompare, child_reg, *bound, 0, 0, 0, 0});
+          program.equality_registers.push_back(child_reg);
+          program.equality_registers.push_back(*bound);
         } else {
           program.var_registers.push_back({c.var, child_reg});
         }
@@ -55,6 +57,7 @@ Program compile(const Pattern& pattern) {
                                         static_cast<std::uint32_t>(program.ground_terms.size()), 0,
                                         0, 0, 0});
         program.ground_terms.push_back(child);
+        program.equality_registers.push_back(child_reg);
       } else {
         work.push_back({child, child_reg});
       }

@@ -38,6 +38,7 @@ struct Program {
   OpCode root_op = 0;
   std::vector<std::uint32_t> ground_terms;  // pattern indices of ground subterms checked
   std::vector<std::pair<VarId, std::uint32_t>> var_registers;  // where each variable ends up
+  std::vector<std::uint32_t> equality_registers;  // registers a Compare or CheckGround reads
   Pattern pattern;                                             // the source, for ground terms
 };
 

@@ -82,8 +82,8 @@ class Rewrite {
     if (!multi())
       return egraph::search(egraph, programs_[0], num_vars_, limit, skip_before, check_data);
     std::vector<Matches> parts;
-    for (const Program& program : programs_)
-      parts.push_back(egraph::search(egraph, program, num_vars_, limit));
+    // Each pattern's matches in full: cutting them before the join could lose joined matches.
+    for (const Program& program : programs_) parts.push_back(egraph::search(egraph, program, num_vars_));
     return join_matches(parts, limit);
   }
 

@@ -152,8 +152,7 @@ class Runner {
                          std::size_t iteration, Scheduler* scheduler,
                          std::vector<std::uint32_t>& skip_before) const {
     // Changes made from here on carry a stamp above every class this search sees.
-    const auto epoch = static_cast<std::uint32_t>(iteration + 1);
-    MCTSAT_ASSERT(egraph.epoch() < epoch || iteration == 0);
+    const std::uint32_t epoch = egraph.epoch() + 1;
     egraph.set_epoch(epoch);
     IterationStats stats;
     stats.iteration = iteration;
@@ -216,7 +215,11 @@ class Runner {
     stats.nodes = egraph.num_nodes();
     stats.classes = egraph.num_classes();
     stats.memory_bytes = egraph.memory_bytes();
-    stats.changed = stats.nodes != nodes_before || stats.classes != classes_before;
+    // Counts alone can miss a change (new e-nodes and congruence kills may cancel out), so an
+    // applied match counts too.
+    bool applied = false;
+    for (const auto& rule : stats.rules) applied = applied || rule.apply.applied > 0;
+    stats.changed = applied || stats.nodes != nodes_before || stats.classes != classes_before;
     return stats;
   }
 

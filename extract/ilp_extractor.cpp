@@ -150,7 +150,8 @@ SolveOutcome run_cbc(const Model& m, const std::vector<Cut>& cuts, const std::ve
   for (int i = 0; i < n; ++i) start_objective += cost[i] * start[i];
   model.setBestSolution(start.data(), n, start_objective, false);
   const std::string limit = fmt::format("{:.3f}", std::max(seconds, 0.001));
-  const char* argv[] = {"mctsat", "-log", "0", "-slog", "0", "-sec", limit.c_str(), "-solve", "-quit"};
+  const char* argv[] = {"mctsat", "-log", "0", "-slog", "0", "-timeMode", "elapsed",
+                        "-sec", limit.c_str(), "-solve", "-quit"};
   CbcMain1(static_cast<int>(std::size(argv)), argv, model, no_callback, data);
 
   SolveOutcome outcome;

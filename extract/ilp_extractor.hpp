@@ -12,7 +12,8 @@
 // enough). The `dag` extraction is the warm start; a time limit bounds all solves together, and
 // when it ends the search, the best acyclic solution known (at worst the warm start) is returned
 // with the solver's lower bound and the gap. The last relaxation's bound is valid for the true
-// problem, since cuts only remove cyclic solutions.
+// problem, since cuts only remove cyclic solutions. The time limit is wall time, so a result that
+// hits it may differ from run to run; everything else is deterministic.
 #pragma once
 
 #include "extract/extractor.hpp"

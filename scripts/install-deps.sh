@@ -11,6 +11,7 @@ packages=(
   libdnnl-dev ocl-icd-opencl-dev opencl-c-headers
   coinor-libcbc-dev libbenchmark-dev libabsl-dev
   libonnx-testdata gnuplot-nox graphviz
+  clang libclang-rt-14-dev
 )
 
 missing=()

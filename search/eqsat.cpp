@@ -5,7 +5,8 @@
 
 namespace mctsat::search {
 
-egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rules, const EqsatOptions& options) {
+egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rules,
+                            const EqsatOptions& options) {
   StepOptions step;
   step.node_limit = options.node_limit;
   step.cycle_filter = options.cycle_filter;
@@ -15,7 +16,8 @@ egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rul
   runner.limits.seconds = options.seconds;
   runner.multi_iterations = options.multi_iterations;
   egraph::SimpleScheduler scheduler;
-  return egraph::Runner<tensor::TensorAnalysis>(std::move(runner)).run(state.egraph, rules.rewrites(), scheduler);
+  return egraph::Runner<tensor::TensorAnalysis>(std::move(runner))
+      .run(state.egraph, rules.rewrites(), scheduler);
 }
 
 }  // namespace mctsat::search

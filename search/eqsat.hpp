@@ -20,6 +20,7 @@ struct EqsatOptions {
   std::size_t threads = 1;
 };
 
-egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rules, const EqsatOptions& options);
+egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rules,
+                            const EqsatOptions& options);
 
 }  // namespace mctsat::search

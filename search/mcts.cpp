@@ -38,7 +38,7 @@ struct TreeNode {
   std::size_t action = 0;  // the rule applied to reach this node
   std::unique_ptr<TensorEGraph> state;
   double cost = 0;
-  double reward = 0;  // max(parent's cost - cost, 0)
+  double reward = 0;          // max(parent's cost - cost, 0)
   std::vector<int> children;  // per action
   std::vector<ActionStatus> status;
   std::size_t visits = 0;
@@ -49,7 +49,11 @@ struct TreeNode {
 class Planner {
  public:
   Planner(const dsl::RuleSet& rules, const StateCost& cost, const MctsOptions& options)
-      : rules_(rules), cost_(cost), options_(options), rng_(options.seed), action_reward_(rules.size(), {0.0, 0}) {
+      : rules_(rules),
+        cost_(cost),
+        options_(options),
+        rng_(options.seed),
+        action_reward_(rules.size(), {0.0, 0}) {
     step_options_.node_limit = options.node_limit;
     step_options_.cycle_filter = options.cycle_filter;
   }
@@ -72,7 +76,8 @@ class Planner {
         break;
       }
       std::size_t simulations = 0;
-      for (; simulations < options_.simulations && elapsed(start) < options_.seconds; ++simulations) simulate();
+      for (; simulations < options_.simulations && elapsed(start) < options_.seconds; ++simulations)
+        simulate();
       result.simulations += simulations;
       const int best = best_root_child();
       if (best < 0) {
@@ -80,12 +85,14 @@ class Planner {
         break;
       }
       const TreeNode& chosen = nodes_[static_cast<std::size_t>(best)];
-      const double mean = chosen.value / static_cast<double>(std::max<std::size_t>(chosen.visits, 1));
+      const double mean =
+          chosen.value / static_cast<double>(std::max<std::size_t>(chosen.visits, 1));
       if (mean <= 0) {
         result.stop_reason = "no improving action";
         break;
       }
-      result.steps.push_back({chosen.action, mean, chosen.cost, chosen.state->egraph.num_nodes(), simulations});
+      result.steps.push_back(
+          {chosen.action, mean, chosen.cost, chosen.state->egraph.num_nodes(), simulations});
       commit(best);
     }
     result.state = std::move(*nodes_[0].state);
@@ -111,7 +118,8 @@ class Planner {
     return cost;
   }
 
-  TreeNode make_node(int parent, std::size_t action, std::unique_ptr<TensorEGraph> state, double parent_cost) {
+  TreeNode make_node(int parent, std::size_t action, std::unique_ptr<TensorEGraph> state,
+                     double parent_cost) {
     TreeNode node;
     node.parent = parent;
     node.action = action;
@@ -138,7 +146,10 @@ class Planner {
     const double n = static_cast<double>(child.visits);
     if (n == 0) return std::numeric_limits<double>::infinity();
     return child.value / n +
-           options_.exploration * std::sqrt(2.0 * std::log(static_cast<double>(std::max<std::size_t>(parent.visits, 1))) / n);
+           options_.exploration *
+               std::sqrt(2.0 *
+                         std::log(static_cast<double>(std::max<std::size_t>(parent.visits, 1))) /
+                         n);
   }
 
   // Tries untried actions of `index` in random order; returns the new child or -1 when every
@@ -165,7 +176,8 @@ class Planner {
   }
 
   bool has_untried(const TreeNode& node) const {
-    return std::any_of(node.status.begin(), node.status.end(), [](ActionStatus s) { return s == ActionStatus::kUntried; });
+    return std::any_of(node.status.begin(), node.status.end(),
+                       [](ActionStatus s) { return s == ActionStatus::kUntried; });
   }
 
   void simulate() {
@@ -173,12 +185,12 @@ class Planner {
     std::size_t current = 0;
     while (!nodes_[current].terminal) {
       const TreeNode& node = nodes_[current];
-      const bool any_visited_child = std::any_of(node.children.begin(), node.children.end(), [&](int c) {
-        return c >= 0 && nodes_[static_cast<std::size_t>(c)].visits > 0;
-      });
-      const bool expand_here =
-          has_untried(node) && (current == 0 || !any_visited_child ||
-                                std::uniform_real_distribution<double>(0, 1)(rng_) < options_.expand_probability);
+      const bool any_visited_child = std::any_of(
+          node.children.begin(), node.children.end(),
+          [&](int c) { return c >= 0 && nodes_[static_cast<std::size_t>(c)].visits > 0; });
+      const bool expand_here = has_untried(node) && (current == 0 || !any_visited_child ||
+                                                     std::uniform_real_distribution<double>(
+                                                         0, 1)(rng_) < options_.expand_probability);
       if (expand_here) {
         const int child = expand(current);
         if (child >= 0) {
@@ -341,7 +353,8 @@ std::uint64_t structural_hash(const TensorEGraph& state) {
   std::vector<std::uint64_t> parts;
   for (egraph::Id c : classes) {
     parts.clear();
-    for (egraph::Id n : egraph.nodes_of(c)) parts.push_back(mix(egraph.node(n).op, static_cast<std::uint64_t>(egraph.node(n).payload)));
+    for (egraph::Id n : egraph.nodes_of(c))
+      parts.push_back(mix(egraph.node(n).op, static_cast<std::uint64_t>(egraph.node(n).payload)));
     colour[c] = hash_sorted(parts);
   }
   for (int round = 0; round < 2; ++round) {

@@ -26,14 +26,14 @@ struct MctsOptions {
   std::size_t simulations = 128;  // per planning step
   std::size_t rollout_depth = 10;
   double gamma = 0.99;
-  double exploration = 2.0;          // c in the UCT bonus
-  double expand_probability = 0.5;   // below the root, once a child has been visited
-  std::size_t max_steps = 200;       // planning steps
-  std::size_t node_limit = 2'000;    // e-nodes
-  double seconds = 3600;             // wall-clock budget for the whole search
+  double exploration = 2.0;         // c in the UCT bonus
+  double expand_probability = 0.5;  // below the root, once a child has been visited
+  std::size_t max_steps = 200;      // planning steps
+  std::size_t node_limit = 2'000;   // e-nodes
+  double seconds = 3600;            // wall-clock budget for the whole search
   RolloutPolicy policy = RolloutPolicy::kRandom;
-  double heavy_epsilon = 0.2;        // heavy policy: chance of a random action
-  std::size_t lookahead_width = 5;   // lookahead policy: one-step candidates tried
+  double heavy_epsilon = 0.2;       // heavy policy: chance of a random action
+  std::size_t lookahead_width = 5;  // lookahead policy: one-step candidates tried
   std::uint64_t seed = 1;
   bool cycle_filter = true;
 };
@@ -42,17 +42,18 @@ struct MctsOptions {
 using StateCost = std::function<double(const tensor::TensorEGraph&)>;
 
 struct MctsStep {
-  std::size_t rule = 0;        // the committed action
-  double mean_value = 0;       // its Q/N at the root when committed
-  double cost = 0;             // the state's extracted cost after it
-  std::size_t nodes = 0;       // e-nodes after it
-  std::size_t simulations = 0; // simulations run in this planning step
+  std::size_t rule = 0;         // the committed action
+  double mean_value = 0;        // its Q/N at the root when committed
+  double cost = 0;              // the state's extracted cost after it
+  std::size_t nodes = 0;        // e-nodes after it
+  std::size_t simulations = 0;  // simulations run in this planning step
 };
 
 struct MctsResult {
   tensor::TensorEGraph state;  // the final e-graph (all committed actions applied)
   std::vector<MctsStep> steps;
-  std::string stop_reason;  // "no improving action", "node limit", "step limit", "time limit", "saturated"
+  std::string
+      stop_reason;  // "no improving action", "node limit", "step limit", "time limit", "saturated"
   std::size_t simulations = 0;
   std::size_t evaluations = 0;  // reward extractions actually run
   std::size_t memo_hits = 0;    // reward extractions answered from the memo

@@ -16,14 +16,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 }  // namespace
 
-std::vector<std::string> strategy_names() { return {"eqsat", "mcts"}; }
+std::vector<std::string> strategy_names() {
+  return {"eqsat", "mcts"};
+}
 
-OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules, const tensor::CostModel& model,
-                        const OptimizeOptions& options) {
+OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
+                        const tensor::CostModel& model, const OptimizeOptions& options) {
   if (options.strategy != "eqsat" && options.strategy != "mcts")
     throw Error(fmt::format("unknown strategy '{}' (eqsat, mcts)", options.strategy));
   const auto final_extractor = extract::make_extractor(options.final_extract, options.extractor);
@@ -35,12 +39,14 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules, c
   const auto start = Clock::now();
   if (options.strategy == "eqsat") {
     const egraph::RunReport report = run_eqsat(state, rules, options.eqsat);
-    result.stop_reason = report.stop_detail.empty() ? egraph::stop_reason_name(report.stop) : report.stop_detail;
+    result.stop_reason =
+        report.stop_detail.empty() ? egraph::stop_reason_name(report.stop) : report.stop_detail;
     result.iterations = report.iterations.size();
     std::map<std::string, std::size_t> used;
     for (const auto& iteration : report.iterations)
       for (std::size_t r = 0; r < iteration.rules.size(); ++r)
-        if (iteration.rules[r].apply.applied > 0) used[rules.rule(r).name] += iteration.rules[r].apply.applied;
+        if (iteration.rules[r].apply.applied > 0)
+          used[rules.rule(r).name] += iteration.rules[r].apply.applied;
     result.rules_used.assign(used.begin(), used.end());
   } else {
     const extract::Extractor& reward = *reward_extractor;
@@ -63,8 +69,10 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules, c
   const extract::Problem problem = extract::problem_from_tensor(state, model);
   result.extraction = final_extractor->extract(problem);
   result.extraction_seconds = since(extraction_start);
-  if (!std::isfinite(result.extraction.dag_cost)) throw Error("the final extraction found no acyclic graph");
-  result.graph = tensor::build_graph(state, extract::to_selection(problem, result.extraction.choice, state));
+  if (!std::isfinite(result.extraction.dag_cost))
+    throw Error("the final extraction found no acyclic graph");
+  result.graph =
+      tensor::build_graph(state, extract::to_selection(problem, result.extraction.choice, state));
   result.optimized_cost = tensor::graph_cost(result.graph, model);
   // The extraction is scored by its exact DAG cost, which must be the built graph's cost.
   MCTSAT_ASSERT(std::abs(result.optimized_cost - result.extraction.dag_cost) <=

@@ -33,10 +33,12 @@ struct OptimizeResult {
   double optimized_cost = 0;  // graph_cost of `graph` under the model
   double exploration_seconds = 0;
   double extraction_seconds = 0;
-  std::size_t nodes = 0, classes = 0, iterations = 0;  // e-graph size; eqsat iterations or mcts steps
+  std::size_t nodes = 0, classes = 0,
+              iterations = 0;  // e-graph size; eqsat iterations or mcts steps
   std::string stop_reason;
-  std::vector<std::pair<std::string, std::size_t>> rules_used;  // rule -> times it changed the e-graph
-  extract::Result extraction;                                    // the final extraction
+  std::vector<std::pair<std::string, std::size_t>>
+      rules_used;              // rule -> times it changed the e-graph
+  extract::Result extraction;  // the final extraction
   bool kept_original = false;  // the extraction was no cheaper than the input graph
   MctsResult mcts;             // mcts only: the search's record (state moved out)
 
@@ -46,8 +48,8 @@ struct OptimizeResult {
 };
 
 // Throws mctsat::Error for unknown strategies or extractors.
-OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules, const tensor::CostModel& model,
-                        const OptimizeOptions& options);
+OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
+                        const tensor::CostModel& model, const OptimizeOptions& options);
 
 std::vector<std::string> strategy_names();
 

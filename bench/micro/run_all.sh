@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the e-graph micro-benchmarks and anchor E1 of a Release build, one process per benchmark
-# group, each started only when the 1-minute load average is at most 1.5 (this is a shared 2-core
-# machine). Writes Google Benchmark JSON to bench/results/raw/ and the load before and after each
-# run to bench/results/raw/load.txt.
+# group, each started only when the machine is quiet (this is a shared 2-core machine): the 1-minute
+# load average at most 1.5 and no other runnable process, over 10 consecutive one-second samples.
+# Writes Google Benchmark JSON to bench/results/raw/ and the load before and after each run to
+# bench/results/raw/load.txt.
 #   usage: bench/micro/run_all.sh [build-dir]   (default: build/bench)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,8 +13,15 @@ out=$root/bench/results/raw
 mkdir -p "$out"
 : >"$out/load.txt"
 
+quiet_now() {  # procs_running counts the awk reading it
+  awk '/^procs_running/ { exit !($2 <= 1) }' /proc/stat && awk '{ exit !($1 <= 1.5) }' /proc/loadavg
+}
 wait_for_low_load() {
-  while awk '{ exit !($1 > 1.5) }' /proc/loadavg; do sleep 20; done
+  local quiet=0
+  while ((quiet < 10)); do
+    if quiet_now; then quiet=$((quiet + 1)); else quiet=0; fi
+    sleep 1
+  done
 }
 
 # run NAME BINARY ARGS...: one benchmark process, its JSON in $out/NAME.json.

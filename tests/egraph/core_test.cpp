@@ -405,7 +405,7 @@ TEST_CASE("rebuild sorts each class's e-nodes and indexes the classes per operat
   CHECK(invariant_violation(egraph) == "");
 }
 
-TEST_CASE("change stamps: the epoch of an e-node's addition or last repair") {
+TEST_CASE("change stamps: the epoch of an e-node's addition, last repair, or move to another class") {
   Graph egraph;
   const Id a = add(egraph, "a"), b = add(egraph, "b");
   const Id fa = add(egraph, "(f a)");
@@ -429,7 +429,7 @@ TEST_CASE("change stamps: the epoch of an e-node's addition or last repair") {
   CHECK(egraph.node_stamp(ka) == 0);
   CHECK(egraph.node_stamp(pa) == 4);
   CHECK(egraph.node_stamp(a) == 0);
-  CHECK(egraph.node_stamp(b) == 0);
+  CHECK(egraph.node_stamp(b) == 6);  // b's class lost the union: b joined a's class
   CHECK(egraph.data_stamp(b) == 0);  // NoAnalysis data never changes
 }
 

@@ -1,8 +1,9 @@
 // libFuzzer target for the rule-file front end: arbitrary bytes go through the parser, the loader
-// (checker included) and lowering to e-graph rewrites, none of which may crash, hang or leak. When
-// the text parses without errors, printing it in canonical form and parsing that again must give
-// no error, the same syntax tree and the same printed text; otherwise the target aborts, which
-// libFuzzer reports as a finding. Built and run by run_fuzzer.sh (CTest dsl_parser_fuzz).
+// (checker included), lowering to e-graph rewrites and the TENSAT importer, none of which may
+// crash, hang or leak. When the text parses without errors, printing it in canonical form and
+// parsing that again must give no error, the same syntax tree and the same printed text; otherwise
+// the target aborts, which libFuzzer reports as a finding. Built and run by run_fuzzer.sh (CTest
+// test dsl_parser_fuzz).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "dsl/parser.hpp"
 #include "dsl/printer.hpp"
 #include "dsl/rule_library.hpp"
+#include "dsl/tensat_import.hpp"
 
 namespace {
 
@@ -70,8 +72,8 @@ void dump(const Term& t, std::string& out) {
 }
 
 void dump(const Expr& e, std::string& out) {
-  out += "{" + std::to_string(static_cast<int>(e.kind)) + " " + e.name + " " +
-         std::to_string(e.value);
+  out +=
+      "{" + std::to_string(static_cast<int>(e.kind)) + " " + e.name + " " + std::to_string(e.value);
   for (const Expr& o : e.operands) dump(o, out += " ");
   out += "}";
 }
@@ -118,6 +120,19 @@ void load_and_lower(const std::string& text) {
   if (lowered.size() != library.rules.size()) std::abort();
 }
 
+// The TENSAT importer on the same bytes: rules it accepts must print as rule text that parses.
+void import_tensat(const std::string& text, bool multi) {
+  Diagnostics diagnostics;
+  const std::vector<RuleDecl> rules =
+      import_tensat_rules(text, kPath, multi, multi ? "m" : "s", diagnostics);
+  (void)diagnostics.render();
+  if (rules.empty()) return;
+  const std::string converted = tensat_rules_to_dsl(rules, "imported");
+  Diagnostics again;
+  (void)parse_rule_text(converted, kPath, again);
+  if (again.has_errors()) fail("imported rules print as text that does not parse", text, converted);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -126,6 +141,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const RuleFile file = parse_rule_text(text, kPath, diagnostics);
   (void)diagnostics.render();
   if (loadable(file)) load_and_lower(text);
+  import_tensat(text, false);
+  import_tensat(text, true);
   if (diagnostics.has_errors()) return 0;
 
   const std::string printed = format_rule_file(file);
