@@ -6,7 +6,7 @@ MCTSAT := build/$(PRESET)/cli/mctsat
 .PHONY: demo test deps build
 
 demo: build
-	$(MCTSAT) show demo
+	$(MCTSAT) optimize bert
 
 test: build
 	ctest --preset $(PRESET)

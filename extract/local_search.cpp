@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
 
 namespace mctsat::extract {
+unsigned long g_visits, g_walk, g_anc;
 namespace {
 
 class LocalSearch {
@@ -17,7 +19,8 @@ class LocalSearch {
       : p_(problem),
         choice_(choice),
         refs_(problem.num_classes(), 0),
-        pos_(problem.num_classes(), kNone),
+        height_(problem.num_classes(), 0),
+        explored_(problem.num_classes(), 0),
         added_(problem.num_classes(), 0),
         on_path_(problem.num_classes(), 0),
         ancestor_(problem.num_classes(), 0) {
@@ -33,7 +36,6 @@ class LocalSearch {
     ImproveStats stats;
     stats.before = total_;
     std::vector<Index> order;
-    std::vector<std::pair<double, Index>> options;
     while (stats.passes < max_passes) {
       ++stats.passes;
       order = order_;
@@ -43,30 +45,40 @@ class LocalSearch {
         if (p_.candidates(eclass).size() < 2) continue;
         if (!positions_valid_) refresh(check_choice(p_, choice_));
         const double tolerance = 1e-9 * std::max(total_, 1e-300);
-        // Single moves: every other candidate, priced; the best improving one is taken.
-        options.clear();
+        // Single moves. Releasing the old node alone bounds what any move can refund; a
+        // candidate's additions stop as soon as, with that refund, it could not beat the best move
+        // found so far.
+        const Index old = choice_[eclass];
+        const std::size_t mark = log_.size();
+        const double refund_bound = release(old);
+        revert_to(mark);
+        Index best = kNone;
+        double best_delta = -tolerance;
         for (Index node : p_.candidates(eclass)) {
-          if (node == choice_[eclass]) continue;
+          if (node == old) continue;
           ++stats.moves_tried;
-          const std::size_t mark = log_.size();
-          const std::optional<double> delta = apply(eclass, node);
+          const std::optional<double> delta = apply(eclass, node, best_delta, kUnlimited, refund_bound);
           revert_to(mark);
-          if (delta) options.push_back({*delta, node});
+          if (delta && *delta < best_delta) {
+            best_delta = *delta;
+            best = node;
+          }
         }
-        std::sort(options.begin(), options.end());
-        if (!options.empty() && options[0].first < -tolerance) {
-          const std::optional<double> delta = apply(eclass, options[0].second);
+        if (best != kNone) {
+          const std::optional<double> delta = apply(eclass, best);
           MCTSAT_ASSERT(delta.has_value());
-          set_choice(eclass, options[0].second);
+          set_choice(eclass, best);
           commit(*delta);
           improved = true;
           ++stats.moves_taken;
           continue;
         }
-        // Compound moves: a candidate that does not pay for itself may bring in classes that other
-        // needed classes could then share; take the first one that pays with those follow-ups.
-        for (const auto& [delta, node] : options) {
-          stats.moves_tried += 1;
+        // Compound moves: a candidate that does not pay for itself may bring in a few classes
+        // that other needed classes could then share; take the first one that pays with those
+        // follow-ups.
+        for (Index node : p_.candidates(eclass)) {
+          if (node == old) continue;
+          ++stats.moves_tried;
           if (const std::optional<double> total = compound(eclass, node, tolerance, stats)) {
             commit(*total);
             improved = true;
@@ -93,9 +105,13 @@ class LocalSearch {
   void refresh(const ChoiceCheck& check) {
     MCTSAT_ASSERT(check.valid && "a local-search move broke the extraction");
     total_ = check.cost;
-    for (Index eclass : order_) pos_[eclass] = kNone;
     order_ = check.order;
-    for (std::size_t i = 0; i < order_.size(); ++i) pos_[order_[i]] = static_cast<Index>(i);
+    for (Index eclass : order_) {
+      std::uint32_t height = 0;
+      for (Index child : p_.unique_children(choice_[eclass]))
+        height = std::max(height, height_[child] + 1);
+      height_[eclass] = height;
+    }
     positions_valid_ = true;
     ++version_;
   }
@@ -141,6 +157,7 @@ class LocalSearch {
     while (!frontier_.empty()) {
       const Index eclass = frontier_.back();
       frontier_.pop_back();
+      ++g_anc;
       for (Index parent : p_.parents(eclass)) {
         const Index owner = p_.node_class(parent);
         if (refs_[owner] == 0 || choice_[owner] != parent || ancestor_[owner] == stamp_) continue;
@@ -150,25 +167,75 @@ class LocalSearch {
     }
   }
 
-  // Whether a class needed before the move reaches `target`.
+  // Whether a class needed before the move reaches `target` through chosen nodes. With valid
+  // heights, a class no higher than the target cannot, and a depth-first walk down from the class
+  // only enters classes higher than the target; classes found not to reach it are remembered
+  // until the choice changes. Otherwise the target's ancestors are computed.
   bool reaches(Index eclass, Index target) {
-    if (positions_valid_ && pos_[eclass] < pos_[target]) return false;  // children come first
-    if (ancestors_of_ != target || ancestors_version_ != version_) compute_ancestors(target);
-    return ancestor_[eclass] == stamp_;
+    if (!positions_valid_) {
+      if (ancestors_of_ != target || ancestors_version_ != version_) compute_ancestors(target);
+      return ancestor_[eclass] == stamp_;
+    }
+    const std::uint32_t floor = height_[target];
+    if (height_[eclass] <= floor) return false;
+    if (walk_target_ != target || walk_version_ != version_) {
+      ++walk_stamp_;
+      walk_target_ = target;
+      walk_version_ = version_;
+    }
+    if (explored_[eclass] == walk_stamp_) return false;
+    explored_[eclass] = walk_stamp_;
+    walk_.assign(1, eclass);
+    while (!walk_.empty()) {
+      const Index cls = walk_.back();
+      walk_.pop_back();
+      ++g_walk;
+      for (Index child : p_.unique_children(choice_[cls])) {
+        if (child == target) {
+          ++walk_stamp_;  // the marks of this walk are not all "does not reach"
+          return true;
+        }
+        if (height_[child] <= floor || explored_[child] == walk_stamp_) continue;
+        explored_[child] = walk_stamp_;
+        walk_.push_back(child);
+      }
+    }
+    return false;
   }
 
-  // Switches `eclass` to `node` in the reference counts (not in the choice), logging every change;
-  // returns the cost change, or nullopt (with its changes undone) when the move is impossible: a
-  // cycle, or a class it needs without a usable node. Classes it makes needed are in added_list_.
-  std::optional<double> apply(Index eclass, Index node) {
+  // Releases a node's children, refunding (and releasing in turn) classes no longer needed;
+  // returns the refund. Logged.
+  double release(Index node) {
+    double refund = 0;
+    release_.assign(p_.unique_children(node).begin(), p_.unique_children(node).end());
+    while (!release_.empty()) {
+      const Index cls = release_.back();
+      release_.pop_back();
+      MCTSAT_ASSERT(refs_[cls] > 0);
+      --refs_[cls];
+      log_.push_back({cls, false, -1});
+      if (refs_[cls] > 0) continue;
+      const Index chosen = choice_[cls];
+      refund += p_.node_cost(chosen);
+      for (Index child : p_.unique_children(chosen)) release_.push_back(child);
+    }
+    return refund;
+  }
+
+  // Adds `node`'s children as if it were `eclass`'s node (its old node still in place), walking
+  // into the classes that become needed and paying their chosen nodes. Returns the cost added
+  // (the node's own included), or nullopt (its changes undone) when the move is impossible (a
+  // cycle, a class without a usable node) or abandoned: `base` plus the cost so far reaches
+  // `abort_at`, or more than `max_new` classes become needed. Those classes are in added_list_.
+  std::optional<double> add(Index eclass, Index node, double base, double abort_at,
+                            std::size_t max_new) {
     ++move_;
     added_list_.clear();
     const std::size_t mark = log_.size();
-    const Index old = choice_[eclass];
-    double delta = p_.node_cost(node) - p_.node_cost(old);
-    // Add the new node's children, walking into classes that become needed.
+    double added = p_.node_cost(node);
     stack_.clear();
     auto visit = [&](Index cls) -> bool {
+      ++g_visits;
       if (cls == eclass) return false;
       const std::uint32_t previous = refs_[cls]++;
       log_.push_back({cls, false, +1});
@@ -181,13 +248,14 @@ class LocalSearch {
       added_[cls] = move_;
       added_list_.push_back(cls);
       on_path_[cls] = 1;
-      delta += p_.node_cost(chosen);
+      added += p_.node_cost(chosen);
       stack_.push_back({cls, 0});
-      return true;
+      return base + added < abort_at && added_list_.size() <= max_new;
     };
-    bool ok = true;
+    bool ok = base + added < abort_at;
     for (Index child : p_.unique_children(node)) {
-      if (!(ok = visit(child))) break;
+      if (!ok) break;
+      ok = visit(child);
       while (ok && !stack_.empty()) {
         Frame& top = stack_.back();
         const std::span<const Index> children = p_.unique_children(choice_[top.eclass]);
@@ -198,7 +266,6 @@ class LocalSearch {
         }
         ok = visit(children[top.next_child++]);
       }
-      if (!ok) break;
     }
     if (!ok) {
       for (const Frame& frame : stack_) on_path_[frame.eclass] = 0;
@@ -206,20 +273,22 @@ class LocalSearch {
       revert_to(mark);
       return std::nullopt;
     }
-    // Release the old node's children, refunding classes that are no longer needed.
-    release_.assign(p_.unique_children(old).begin(), p_.unique_children(old).end());
-    while (!release_.empty()) {
-      const Index cls = release_.back();
-      release_.pop_back();
-      MCTSAT_ASSERT(refs_[cls] > 0);
-      --refs_[cls];
-      log_.push_back({cls, false, -1});
-      if (refs_[cls] > 0) continue;
-      const Index chosen = choice_[cls];
-      delta -= p_.node_cost(chosen);
-      for (Index child : p_.unique_children(chosen)) release_.push_back(child);
-    }
-    return delta;
+    return added;
+  }
+
+  // Switches `eclass` to `node` in the reference counts (not in the choice): adds the new node's
+  // children, then releases the old node's (so that what both use stays). Returns the exact cost
+  // change; logged. Nullopt (nothing changed) when impossible, or abandoned as `add` says, where
+  // `refund_bound` bounds the refund of releasing the old node.
+  std::optional<double> apply(Index eclass, Index node,
+                              double abort_at = std::numeric_limits<double>::infinity(),
+                              std::size_t max_new = kUnlimited,
+                              double refund_bound = std::numeric_limits<double>::infinity()) {
+    const Index old = choice_[eclass];
+    const std::optional<double> added =
+        add(eclass, node, -p_.node_cost(old) - refund_bound, abort_at, max_new);
+    if (!added) return std::nullopt;
+    return *added - p_.node_cost(old) - release(old);
   }
 
   // Applies `eclass` -> `node`, then, for each class the move made needed, lets the other needed
@@ -229,7 +298,8 @@ class LocalSearch {
   std::optional<double> compound(Index eclass, Index node, double tolerance,
                                  ImproveStats& stats) {
     const std::size_t mark = log_.size();
-    const std::optional<double> first = apply(eclass, node);
+    const std::optional<double> first =
+        apply(eclass, node, std::numeric_limits<double>::infinity(), kCompoundClasses);
     if (!first) return std::nullopt;
     set_choice(eclass, node);
     double total = *first;
@@ -240,13 +310,9 @@ class LocalSearch {
         const Index owner = p_.node_class(parent);
         if (owner == eclass || refs_[owner] == 0 || choice_[owner] == parent) continue;
         ++stats.moves_tried;
-        const std::size_t before = log_.size();
-        const std::optional<double> delta = apply(owner, parent);
-        if (delta && *delta < -tolerance) {
+        if (const std::optional<double> delta = apply(owner, parent, -tolerance)) {
           set_choice(owner, parent);
           total += *delta;
-        } else if (delta) {
-          revert_to(before);
         }
       }
     }
@@ -259,14 +325,21 @@ class LocalSearch {
     Index eclass;
     std::uint32_t next_child;
   };
+  // A compound move starts with a move that makes at most this many classes needed.
+  static constexpr std::size_t kCompoundClasses = 64;
+  static constexpr std::size_t kUnlimited = std::numeric_limits<std::size_t>::max();
 
   const Problem& p_;
   Choice& choice_;
   double total_ = 0;
   std::vector<std::uint32_t> refs_;  // by class: chosen parents (and roots) using it
-  std::vector<Index> pos_;           // by class: position in order_, kNone if not needed
-  std::vector<Index> order_;         // the needed classes, children first
-  bool positions_valid_ = false;     // pos_ describes the current choice
+  std::vector<std::uint32_t> height_;    // by needed class: its height in the extracted DAG
+  std::vector<std::uint32_t> explored_;  // by class: walk_stamp_ when it does not reach the target
+  std::vector<Index> order_;             // the needed classes, children first
+  bool positions_valid_ = false;         // height_ describes the current choice
+  std::uint32_t walk_stamp_ = 0;
+  Index walk_target_ = kNone;
+  std::uint64_t walk_version_ = 0;
   std::vector<std::uint32_t> added_;     // by class: the move that made it needed
   std::vector<std::uint8_t> on_path_;    // by class: being expanded by the current move
   std::vector<std::uint32_t> ancestor_;  // by class: stamp_ when it reaches ancestors_of_
@@ -274,7 +347,7 @@ class LocalSearch {
   std::uint64_t version_ = 0, ancestors_version_ = 0;  // of the choice; of the ancestor marks
   Index ancestors_of_ = kNone;
   std::vector<Change> log_;
-  std::vector<Index> added_list_, frontier_, release_;
+  std::vector<Index> added_list_, frontier_, release_, walk_;
   std::vector<Frame> stack_;
 };
 

@@ -32,8 +32,8 @@ sources=(
   "$src"/tensor/attr.cpp "$src"/tensor/op_catalog.cpp "$src"/tensor/shape_inference.cpp
   "$src"/tensor/tensor_analysis.cpp "$src"/tensor/tensor_language.cpp "$src"/tensor/tensor_type.cpp
 )
-flags=(-std=c++20 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
-  -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -DFMT_SHARED "-I$src")
+flags=(-std=c++20 -g -O1 -fno-omit-frame-pointer "-fsanitize=address,undefined"
+  "-fno-sanitize-recover=undefined" -Wall -Wextra -Wpedantic -DFMT_SHARED "-I$src")
 
 # An object is stale when it, or its dependency list (-MMD), is missing or older than this script
 # (the flags) or any file the list names.
@@ -41,6 +41,7 @@ stale() {
   local object=$1 deps=$1.d
   [[ -f $object && -f $deps && ! ${BASH_SOURCE[0]} -nt $object ]] || return 0
   local file
+  # shellcheck disable=SC2013  # the list holds several file names per line
   for file in $(sed -e 's/^[^:]*://' -e 's/\\$//' "$deps"); do
     [[ $file -nt $object ]] && return 0
   done
@@ -62,15 +63,18 @@ if ((${#todo[@]} > 0)); then
   start=$SECONDS
   # Two compilers at a time (a shared 2-core machine); xargs fails if any compile fails.
   printf '"%s"\n' "${flags[@]}" -fsanitize=fuzzer-no-link >"$out/flags.rsp"
+  # shellcheck disable=SC2016  # expanded by sh -c
   printf '%s\0' "${todo[@]}" |
     xargs -0 -n 2 -P 2 sh -c '"$0" @"$1" -MMD -MF "$3.d" -c "$2" -o "$3"' "$cxx" "$out/flags.rsp" ||
     exit 1
   rm -f "$binary"
   echo "run_fuzzer: compiled in $((SECONDS - start)) s"
 fi
-if [[ ! -f $binary ]]; then
+# Relinked when an object was rebuilt or the list of sources changed.
+if [[ ! -f $binary || $(cat "$out/objects.txt" 2>/dev/null) != "${objects[*]}" ]]; then
   "$cxx" "${flags[@]}" -fsanitize=fuzzer "${objects[@]}" -lfmt -o "$binary.tmp"
   mv "$binary.tmp" "$binary"
+  echo "${objects[*]}" >"$out/objects.txt"
 fi
 
 # Seeds are copied so that nothing under the source tree is ever written; new inputs go to an
@@ -81,17 +85,31 @@ mkdir "$work/new" "$work/seeds"
 cp "$src"/tests/dsl/fuzz/corpus/* "$work/seeds/"
 for file in "$src"/rules/taso/*.rules; do cp "$file" "$work/seeds/taso-$(basename "$file")"; done
 
+# Allocation stacks cost most of the time of a run (PEGTL allocates a node per rule it tries), so
+# the fuzzing run records none and keeps a small quarantine; a failure is replayed with full
+# reports below.
 echo "run_fuzzer: $runs runs, seed $seed, at most $max_time s"
+touch "$work/start"
 set +e
-"$binary" -runs="$runs" -seed="$seed" -max_len=2048 -timeout=10 -rss_limit_mb=2048 \
+ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=32} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+  "$binary" -runs="$runs" -seed="$seed" -max_len=2048 -timeout=10 -rss_limit_mb=2048 \
   -max_total_time="$max_time" -print_final_stats=1 -artifact_prefix="$out/artifacts/" \
   "$work/new" "$work/seeds" 2>"$work/log"
 status=$?
 set -e
 if ((status != 0)); then
-  cat "$work/log"
-  echo "run_fuzzer: the fuzzer failed (exit status $status); the input is under $out/artifacts/" >&2
+  tail -n 60 "$work/log"
+  artifact=$(find "$out/artifacts" -type f -newer "$work/start" -print -quit)
+  if [[ -n $artifact ]]; then
+    echo "run_fuzzer: replaying $artifact with full reports:"
+    UBSAN_OPTIONS=print_stacktrace=1 "$binary" "$artifact" 2>&1 | tail -n 80
+    echo "run_fuzzer: the input (first 2 KB):"
+    head -c 2048 "$artifact" | cat -v
+    echo
+  fi
+  echo "run_fuzzer: the fuzzer failed (exit status $status); reproduce with: $binary $artifact" >&2
   exit 1
 fi
-grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$work/log" || tail -5 "$work/log"
+grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$work/log" || tail -n 5 "$work/log"
 echo "run_fuzzer: no crash, leak, hang or round-trip failure"

@@ -1,0 +1,83 @@
+// `mctsat optimize` end to end: zoo models and JSON files, the report (human and JSON), writing
+// the optimized graph, the numeric check, and clear errors for bad options.
+#include <filesystem>
+#include <fstream>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / "mctsat-optimize-test";
+  fs::create_directories(dir);
+  return dir / name;
+}
+json run_json(const std::string& arguments) {
+  const CliResult r = run_mctsat(arguments);
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  return json::parse(r.output);
+}
+}  // namespace
+
+TEST_CASE("optimize bert with the default strategy finds the fused projections") {
+  const json r = run_json("optimize bert --json");
+  CHECK(r["strategy"] == "mcts");
+  CHECK(r["final_extract"] == "ilp");
+  CHECK(r["optimized_cost_ms"].get<double>() < r["original_cost_ms"].get<double>());
+  CHECK(r["speedup_percent"].get<double>() > 10);
+  CHECK(r["extraction"]["status"] == "optimal");
+  CHECK_FALSE(r["rules_used"].empty());
+}
+
+TEST_CASE("optimize prints a report for a person") {
+  const CliResult r = run_mctsat("optimize demo --strategy eqsat");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  for (const char* line : {"original cost", "optimized cost", "speedup", "exploration", "e-graph", "rules used",
+                           "extraction"})
+    CHECK(r.output.find(line) != std::string::npos);
+}
+
+TEST_CASE("optimize writes the optimized graph and a report, and checks equivalence") {
+  const fs::path out = scratch("demo-opt.json"), report = scratch("report.json");
+  fs::remove(out);
+  fs::remove(report);
+  const CliResult r =
+      run_mctsat("optimize demo --strategy eqsat --check -o " + out.string() + " --report " + report.string());
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  CHECK(r.output.find("check           passed") != std::string::npos);
+  const json written = json::parse(std::ifstream(report));
+  CHECK(written["check"]["passed"] == true);
+  // The written graph loads and costs what the report says.
+  const json shown = run_json("show " + out.string() + " --json");
+  CHECK(shown["cost"]["total_ms"].get<double>() == doctest::Approx(written["optimized_cost_ms"].get<double>()));
+  // A JSON graph file optimizes too.
+  CHECK(run_mctsat("optimize " + out.string() + " --strategy eqsat --quiet").status == 0);
+}
+
+TEST_CASE("rule selection, strategies and extractors are options") {
+  const json tags = run_json("optimize demo --strategy eqsat --tags activation --json");
+  for (const auto& used : tags["rules_used"]) CHECK(used["rule"].get<std::string>().rfind("activation-", 0) == 0);
+  const json greedy = run_json("optimize demo --strategy mcts --extract greedy --final-extract dag --simulations 8 --json");
+  CHECK(greedy["final_extract"] == "dag");
+  CHECK(greedy["mcts"]["simulations"].get<std::size_t>() > 0);
+}
+
+TEST_CASE("bad options give clear errors") {
+  CliResult r = run_mctsat("optimize demo --strategy annealing");
+  CHECK(r.status != 0);
+  CHECK(r.output.find("annealing") != std::string::npos);
+  r = run_mctsat("optimize demo --final-extract magic");
+  CHECK(r.status != 0);
+  r = run_mctsat("optimize demo --tags no-such-tag");
+  CHECK(r.status == 1);
+  CHECK(r.output.find("no loaded rule has tag 'no-such-tag'") != std::string::npos);
+  r = run_mctsat("optimize demo --rules /nonexistent/rules");
+  CHECK(r.status == 1);
+  r = run_mctsat("optimize demo --gamma 2");
+  CHECK(r.status != 0);
+}
