@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "extract/tensor_problem.hpp"
+#include "search/greedy.hpp"
 #include "support/error.hpp"
 #include "tensor/egraph_conversion.hpp"
 
@@ -23,13 +24,13 @@ double since(Clock::time_point start) {
 }  // namespace
 
 std::vector<std::string> strategy_names() {
-  return {"eqsat", "mcts"};
+  return {"eqsat", "mcts", "greedy"};
 }
 
 OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
                         const tensor::CostModel& model, const OptimizeOptions& options) {
-  if (options.strategy != "eqsat" && options.strategy != "mcts")
-    throw Error(fmt::format("unknown strategy '{}' (eqsat, mcts)", options.strategy));
+  if (options.strategy != "eqsat" && options.strategy != "mcts" && options.strategy != "greedy")
+    throw Error(fmt::format("unknown strategy '{}' (eqsat, mcts, greedy)", options.strategy));
   const auto final_extractor = extract::make_extractor(options.final_extract, options.extractor);
   const auto reward_extractor = extract::make_extractor(options.extract, options.extractor);
 
@@ -47,6 +48,22 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
       for (std::size_t r = 0; r < iteration.rules.size(); ++r)
         if (iteration.rules[r].apply.applied > 0)
           used[rules.rule(r).name] += iteration.rules[r].apply.applied;
+    result.rules_used.assign(used.begin(), used.end());
+  } else if (options.strategy == "greedy") {
+    const extract::Extractor& reward = *reward_extractor;
+    const StateCost cost = [&](const tensor::TensorEGraph& s) {
+      return reward.extract(extract::problem_from_tensor(s, model)).dag_cost;
+    };
+    GreedyOptions greedy;
+    greedy.node_limit = options.mcts.node_limit;
+    greedy.max_steps = options.mcts.max_steps;
+    greedy.cycle_filter = options.mcts.cycle_filter;
+    GreedyResult run = run_greedy(std::move(state), rules, cost, greedy);
+    state = std::move(run.state);
+    result.stop_reason = run.stop_reason;
+    result.iterations = run.committed.size();
+    std::map<std::string, std::size_t> used;
+    for (std::size_t rule : run.committed) ++used[rules.rule(rule).name];
     result.rules_used.assign(used.begin(), used.end());
   } else {
     const extract::Extractor& reward = *reward_extractor;

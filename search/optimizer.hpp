@@ -19,7 +19,7 @@
 namespace mctsat::search {
 
 struct OptimizeOptions {
-  std::string strategy = "mcts";      // eqsat | mcts
+  std::string strategy = "mcts";  // eqsat | mcts | greedy (mcts's node and step limits apply)
   // The mcts reward extractor. The paper rewards with its OCF ("paper"); ours defaults to "dag",
   // which sees merges whose pay-off needs several classes to switch together (under the roofline
   // model the paper's OCF misses BERT's fused projections entirely: 0% vs 41.6%).

@@ -72,7 +72,7 @@ TEST_CASE("each strategy merges the shared-input products and keeps the outputs"
   const dsl::RuleSet set = rules();
   const RooflineCostModel model(builtin_profile("v100"));
   const Graph graph = shared_input_graph();
-  for (const char* strategy : {"eqsat", "mcts"}) {
+  for (const char* strategy : {"eqsat", "mcts", "greedy"}) {
     CAPTURE(std::string(strategy));
     const search::OptimizeResult result =
         search::optimize(graph, set, model, base_options(strategy));
@@ -142,7 +142,7 @@ TEST_CASE("unknown strategies and extractors are clear errors") {
   const RooflineCostModel model(builtin_profile("v100"));
   search::OptimizeOptions options = base_options("annealing");
   CHECK_THROWS_WITH_AS(search::optimize(shared_input_graph(), set, model, options),
-                       "error: unknown strategy 'annealing' (eqsat, mcts)", Error);
+                       "error: unknown strategy 'annealing' (eqsat, mcts, greedy)", Error);
   options = base_options("eqsat");
   options.final_extract = "magic";
   CHECK_THROWS_AS(search::optimize(shared_input_graph(), set, model, options), Error);

@@ -1,0 +1,50 @@
+// The greedy baseline strategy.
+#include "search/greedy.hpp"
+
+#include <optional>
+
+#include "search/rule_step.hpp"
+
+namespace mctsat::search {
+
+GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
+                        const StateCost& cost, const GreedyOptions& options) {
+  GreedyResult result{std::move(initial), {}, "step limit", 0};
+  StepOptions step;
+  step.node_limit = options.node_limit;
+  step.cycle_filter = options.cycle_filter;
+  double current = cost(result.state);
+  ++result.evaluations;
+  for (std::size_t s = 0; s < options.max_steps; ++s) {
+    if (result.state.egraph.num_nodes() >= options.node_limit) {
+      result.stop_reason = "node limit";
+      return result;
+    }
+    std::optional<tensor::TensorEGraph> best;
+    std::size_t best_rule = 0;
+    double best_cost = current;
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      tensor::TensorEGraph candidate = result.state;
+      std::vector<bool> enabled(rules.size(), false);
+      enabled[r] = true;
+      if (!apply_rules(candidate, rules, enabled, step).changed) continue;
+      const double c = cost(candidate);
+      ++result.evaluations;
+      if (c < best_cost) {
+        best_cost = c;
+        best_rule = r;
+        best = std::move(candidate);
+      }
+    }
+    if (!best) {
+      result.stop_reason = "no improving rule";
+      return result;
+    }
+    result.state = std::move(*best);
+    result.committed.push_back(best_rule);
+    current = best_cost;
+  }
+  return result;
+}
+
+}  // namespace mctsat::search

@@ -1,0 +1,31 @@
+// The greedy baseline: try every rule for one iteration on a copy of the e-graph, commit the one
+// whose extracted cost falls most, repeat until no rule lowers the cost, the node limit is
+// reached, or the step limit. A sanity baseline for the planners.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "dsl/lowering.hpp"
+#include "search/mcts.hpp"
+#include "tensor/egraph_conversion.hpp"
+
+namespace mctsat::search {
+
+struct GreedyOptions {
+  std::size_t node_limit = 2'000;
+  std::size_t max_steps = 200;
+  bool cycle_filter = true;
+};
+
+struct GreedyResult {
+  tensor::TensorEGraph state;
+  std::vector<std::size_t> committed;  // rules, in order
+  std::string stop_reason;             // "no improving rule", "node limit", "step limit"
+  std::size_t evaluations = 0;
+};
+
+GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
+                        const StateCost& cost, const GreedyOptions& options);
+
+}  // namespace mctsat::search
