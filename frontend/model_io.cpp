@@ -7,6 +7,7 @@
 
 #include "frontend/graph_dot.hpp"
 #include "frontend/graph_json.hpp"
+#include "frontend/taso_model.hpp"
 #include "frontend/zoo.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
@@ -35,7 +36,9 @@ tensor::Graph load_model(const std::string& name_or_path) {
         fmt::format("'{}' is neither a file nor a zoo model (zoo: {})", name_or_path, zoo_names()));
   const std::string extension = extension_of(name_or_path);
   if (extension == ".json") return graph_from_json(read_text_file(name_or_path), name_or_path);
-  throw Error(fmt::format("unsupported model format '{}' (supported: .json)", extension),
+  if (extension == ".model")
+    return graph_from_taso_model(read_text_file(name_or_path), name_or_path);
+  throw Error(fmt::format("unsupported model format '{}' (supported: .json, .model)", extension),
               SourceLocation::at(name_or_path));
 }
 

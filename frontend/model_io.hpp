@@ -1,5 +1,5 @@
 // Loading and saving models by name or path: a zoo name, or a file whose extension says its
-// format (.json today; ONNX and TASO .model files come with their importers).
+// format (.json, TASO's .model; ONNX comes with its importer).
 #pragma once
 
 #include <string>
