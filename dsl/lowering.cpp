@@ -3,6 +3,7 @@
 // sizes of TENSAT's two-argument splits as binders computed from the matched roots' shapes.
 #include "dsl/lowering.hpp"
 
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -141,7 +142,8 @@ class Lowerer {
   }
 
   // The value of a condition (booleans as 0/1); nullopt when it cannot be evaluated (a dimension
-  // out of range, division by zero, a variable of the wrong kind): the condition then fails.
+  // out of range, division by zero, overflow, a variable of the wrong kind): the condition then
+  // fails.
   static std::optional<std::int64_t> evaluate(const Cond& c, const EGraph& egraph,
                                               std::span<const Id> subst) {
     auto operand = [&](std::size_t i) { return evaluate(c.operands[i], egraph, subst); };
@@ -161,7 +163,8 @@ class Lowerer {
         if (c.kind == Cond::Kind::kRank) return data.rank;
         if (c.kind == Cond::Kind::kNumel) {
           std::int64_t n = 1;
-          for (std::int64_t d : data.shape()) n *= d;
+          for (std::int64_t d : data.shape())
+            if (__builtin_mul_overflow(n, d, &n)) return std::nullopt;
           return n;
         }
         const auto index = operand(0);
@@ -170,7 +173,8 @@ class Lowerer {
       }
       case Cond::Kind::kNeg: {
         const auto v = operand(0);
-        return v ? std::optional<std::int64_t>(-*v) : std::nullopt;
+        if (!v || *v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
+        return -*v;
       }
       case Cond::Kind::kNot: {
         const auto v = operand(0);
@@ -193,11 +197,18 @@ class Lowerer {
         const auto a = operand(0), b = operand(1);
         if (!a || !b) return std::nullopt;
         const std::string& op = c.op;
-        if (op == "+") return *a + *b;
-        if (op == "-") return *a - *b;
-        if (op == "*") return *a * *b;
+        std::int64_t result = 0;
+        if (op == "+" || op == "-" || op == "*") {  // nullopt on overflow
+          const bool overflow = op == "+"   ? __builtin_add_overflow(*a, *b, &result)
+                                : op == "-" ? __builtin_sub_overflow(*a, *b, &result)
+                                            : __builtin_mul_overflow(*a, *b, &result);
+          if (overflow) return std::nullopt;
+          return result;
+        }
         if (op == "/" || op == "%") {
-          if (*b == 0) return std::nullopt;
+          // x / 0 is undefined, and INT64_MIN / -1 overflows (and traps on x86).
+          if (*b == 0 || (*a == std::numeric_limits<std::int64_t>::min() && *b == -1))
+            return std::nullopt;
           return op == "/" ? *a / *b : *a % *b;
         }
         if (op == "==") return *a == *b;

@@ -26,7 +26,7 @@ class InvalidChoice : public std::logic_error {
 
 struct ChoiceCheck {
   bool valid = false;
-  double cost = 0;  // the exact DAG cost when valid
+  double cost = 0;    // the exact DAG cost when valid
   std::string error;  // what is wrong, when not valid
   // The needed classes, children before parents (a topological order of the extracted DAG; the
   // order of the part checked so far when not valid).
@@ -34,7 +34,8 @@ struct ChoiceCheck {
 };
 
 // Checks a choice and computes its cost (iteratively: extracted graphs can be deep).
-ChoiceCheck check_choice(const Problem& problem, const Choice& choice, std::span<const Index> roots);
+ChoiceCheck check_choice(const Problem& problem, const Choice& choice,
+                         std::span<const Index> roots);
 inline ChoiceCheck check_choice(const Problem& problem, const Choice& choice) {
   return check_choice(problem, choice, problem.roots());
 }

@@ -22,7 +22,7 @@ DagGreedyValues dag_greedy_values(const Problem& problem, std::size_t max_set_by
   if (words * 8 * classes > max_set_bytes) return out;
 
   std::vector<std::vector<std::uint64_t>> sets(classes);  // by class, allocated on first value
-  std::vector<double> own(classes, 0);  // by class: its chosen node's own cost
+  std::vector<double> own(classes, 0);                    // by class: its chosen node's own cost
   std::vector<std::uint64_t> scratch(words);
   auto has = [](const std::vector<std::uint64_t>& set, Index eclass) {
     return ((set[eclass >> 6] >> (eclass & 63)) & 1) != 0;
@@ -76,43 +76,55 @@ DagGreedyValues dag_greedy_values(const Problem& problem, std::size_t max_set_by
 }
 
 void DagExtractor::solve(const Problem& problem, Result& result) const {
-  // Both greedy phases' extractions, repaired where stale values left them cyclic; the cheaper
-  // one is improved (so `dag` never does worse than `greedy`).
   TreeCosts tree = tree_costs(problem);
-  DagGreedyValues greedy = dag_greedy_values(problem, options_.max_set_bytes);
-  result.evaluations = tree.stats.evaluations + greedy.evaluations;
-  result.improvements = tree.stats.improvements + greedy.improvements;
+  result.evaluations = tree.stats.evaluations;
+  result.improvements = tree.stats.improvements;
   for (Index root : problem.roots()) {
     if (tree.choice[root] == kNone) {
       result.status = Status::kInfeasible;  // no acyclic extraction at all
       return;
     }
   }
-  Choice choice = std::move(tree.choice);
-  double cost = dag_cost(problem, choice);
+  const double tree_cost = dag_cost(problem, tree.choice);
+  auto improve = [&](Choice& choice) {
+    if (!options_.improve) return;
+    const ImproveStats stats = improve_choice(problem, choice, options_.max_passes);
+    result.evaluations += stats.moves_tried;
+    result.improvements += stats.moves_taken;
+  };
+
+  // The DAG-aware greedy's extraction (repaired where stale sets left it cyclic; classes it left
+  // without a node take the tree-cost choice as their default), improved.
+  Choice choice;
+  double cost = std::numeric_limits<double>::infinity();
+  DagGreedyValues greedy = dag_greedy_values(problem, options_.max_set_bytes);
   if (greedy.value.empty()) {
     result.detail = "cost sets too large: started from the tree-cost greedy";
   } else {
+    result.evaluations += greedy.evaluations;
+    result.improvements += greedy.improvements;
     double estimate = 0;
     for (Index root : problem.roots()) estimate += greedy.value[root];
     result.estimate = estimate;
     repair_choice(problem, greedy.choice);
-    const ChoiceCheck check = check_choice(problem, greedy.choice);
-    MCTSAT_ASSERT(check.valid && "the repaired DAG-greedy choice is no extraction");
-    if (check.cost < cost) {
-      // Classes the DAG-greedy left without a node keep the tree-cost choice as a default.
-      for (Index eclass = 0; eclass < problem.num_classes(); ++eclass)
-        if (greedy.choice[eclass] == kNone) greedy.choice[eclass] = choice[eclass];
-      choice = std::move(greedy.choice);
-      cost = check.cost;
+    for (Index eclass = 0; eclass < problem.num_classes(); ++eclass)
+      if (greedy.choice[eclass] == kNone) greedy.choice[eclass] = tree.choice[eclass];
+    choice = std::move(greedy.choice);
+    improve(choice);
+    cost = dag_cost(problem, choice);
+  }
+  // The tree-cost greedy's extraction, improved, when the above does not beat it (so `dag` is
+  // never worse than `greedy`).
+  if (!(cost < tree_cost)) {
+    Choice from_tree = tree.choice;
+    improve(from_tree);
+    const double tree_improved = dag_cost(problem, from_tree);
+    if (tree_improved < cost) {
+      choice = std::move(from_tree);
+      cost = tree_improved;
     }
   }
-  if (std::isnan(result.estimate)) result.estimate = cost;
-  if (options_.improve) {
-    const ImproveStats stats = improve_choice(problem, choice, options_.max_passes);
-    result.evaluations += stats.moves_tried;
-    result.improvements += stats.moves_taken;
-  }
+  if (std::isnan(result.estimate)) result.estimate = tree_cost;
   result.status = Status::kHeuristic;
   result.choice = std::move(choice);
 }

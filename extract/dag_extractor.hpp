@@ -8,10 +8,10 @@
 //    bring that are new. A node whose union already holds its own class would close a cycle and
 //    is rejected. When the sets would take more than ExtractorOptions::max_set_bytes, this phase
 //    is skipped.
-// 2. Local improvement (local_search.hpp) of the cheaper (by exact DAG cost) of that extraction
-//    and the tree-cost greedy's (so `dag` is never worse than `greedy`): re-choose single classes
-//    while the exact DAG cost falls, the start's choices of the other classes serving as defaults
-//    for classes a move brings in.
+// 2. Local improvement (local_search.hpp) of that extraction: re-choose classes while the exact
+//    DAG cost falls, the start's choices of the other classes serving as defaults for classes a
+//    move brings in. When the result does not beat the tree-cost greedy's extraction, that one
+//    is improved too and the better kept, so `dag` is never worse than `greedy`.
 #pragma once
 
 #include "extract/extractor.hpp"

@@ -39,18 +39,17 @@ Result Extractor::extract(const Problem& problem) const {
   } else {
     const ChoiceCheck check = check_choice(problem, result.choice, problem.roots());
     if (!check.valid)
-      throw InvalidChoice(fmt::format("extractor '{}' produced an invalid extraction: {}", name(),
-                                      check.error));
+      throw InvalidChoice(
+          fmt::format("extractor '{}' produced an invalid extraction: {}", name(), check.error));
     Choice needed(problem.num_classes(), kNone);
     for (Index eclass : check.order) needed[eclass] = result.choice[eclass];
     result.choice = std::move(needed);
     result.dag_cost = check.cost;
     if (!std::isnan(result.lower_bound))
-      result.gap = result.dag_cost > 0 ? (result.dag_cost - result.lower_bound) / result.dag_cost
-                                       : 0.0;
+      result.gap =
+          result.dag_cost > 0 ? (result.dag_cost - result.lower_bound) / result.dag_cost : 0.0;
   }
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

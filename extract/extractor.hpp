@@ -44,7 +44,7 @@ struct Result {
   // ilp: a lower bound on the optimum and the relative gap (dag_cost - bound) / dag_cost.
   double lower_bound = std::numeric_limits<double>::quiet_NaN();
   double gap = std::numeric_limits<double>::quiet_NaN();
-  std::size_t evaluations = 0;  // node evaluations (fixpoints), moves tried (dag), solves (ilp)
+  std::size_t evaluations = 0;   // node evaluations (fixpoints), moves tried (dag), solves (ilp)
   std::size_t improvements = 0;  // class values improved (fixpoints), moves taken (dag)
   std::size_t cuts = 0;          // ilp: cycle cuts added
   bool warm_start_kept = false;  // ilp: the warm start was returned (nothing better found)

@@ -30,8 +30,8 @@ struct FixpointStats {
 // fixed (its nodes are never evaluated, its value and choice never change; fixed classes must
 // only depend on fixed classes); the others start at +infinity.
 template <class Evaluate, class Commit>
-FixpointStats bottom_up_fixpoint(const Problem& problem, std::vector<double>& value,
-                                 Choice& choice, Evaluate&& evaluate, Commit&& commit) {
+FixpointStats bottom_up_fixpoint(const Problem& problem, std::vector<double>& value, Choice& choice,
+                                 Evaluate&& evaluate, Commit&& commit) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const std::size_t classes = problem.num_classes(), nodes = problem.num_nodes();
   MCTSAT_ASSERT(value.size() == classes && choice.size() == classes);

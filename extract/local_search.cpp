@@ -1,6 +1,8 @@
 // Local improvement by single-class and compound moves priced with reference counts.
 #include "extract/local_search.hpp"
 
+#include "extract/fixpoint.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,7 +12,6 @@
 #include <vector>
 
 namespace mctsat::extract {
-unsigned long g_visits, g_walk, g_anc;
 namespace {
 
 class LocalSearch {
@@ -22,8 +23,7 @@ class LocalSearch {
         height_(problem.num_classes(), 0),
         explored_(problem.num_classes(), 0),
         added_(problem.num_classes(), 0),
-        on_path_(problem.num_classes(), 0),
-        ancestor_(problem.num_classes(), 0) {
+        on_path_(problem.num_classes(), 0) {
     const ChoiceCheck check = check_choice(p_, choice_);
     MCTSAT_ASSERT(check.valid && "local search needs a valid extraction to start from");
     for (Index root : p_.roots()) ++refs_[root];
@@ -38,6 +38,8 @@ class LocalSearch {
     std::vector<Index> order;
     while (stats.passes < max_passes) {
       ++stats.passes;
+      if (!positions_valid_) refresh(check_choice(p_, choice_));
+      refresh_defaults();
       order = order_;
       bool improved = false;
       for (Index eclass : order) {
@@ -57,7 +59,8 @@ class LocalSearch {
         for (Index node : p_.candidates(eclass)) {
           if (node == old) continue;
           ++stats.moves_tried;
-          const std::optional<double> delta = apply(eclass, node, best_delta, kUnlimited, refund_bound);
+          const std::optional<double> delta =
+              apply(eclass, node, best_delta, kUnlimited, refund_bound);
           revert_to(mark);
           if (delta && *delta < best_delta) {
             best_delta = *delta;
@@ -67,7 +70,7 @@ class LocalSearch {
         if (best != kNone) {
           const std::optional<double> delta = apply(eclass, best);
           MCTSAT_ASSERT(delta.has_value());
-          set_choice(eclass, best);
+          set_choice(eclass, best, /*keep_heights=*/false);
           commit(*delta);
           improved = true;
           ++stats.moves_taken;
@@ -95,10 +98,11 @@ class LocalSearch {
   }
 
  private:
+  enum class Kind : std::uint8_t { kRefs, kChoice, kHeight };
   struct Change {
     Index eclass;
-    bool is_choice;  // a choice change (old node in `value`) or a reference count change
-    std::int64_t value;
+    Kind kind;
+    std::int64_t value;  // kRefs: the change; kChoice, kHeight: the old value
   };
 
   // The exact total and the topological positions of the needed classes.
@@ -107,12 +111,35 @@ class LocalSearch {
     total_ = check.cost;
     order_ = check.order;
     for (Index eclass : order_) {
-      std::uint32_t height = 0;
+      std::uint64_t height = 0;
       for (Index child : p_.unique_children(choice_[eclass]))
-        height = std::max(height, height_[child] + 1);
+        height = std::max(height, height_[child] + kHeightSpacing);
       height_[eclass] = height;
     }
     positions_valid_ = true;
+    ++version_;
+  }
+
+  // Re-chooses the classes outside the extraction (the nodes a move brings in) by tree cost,
+  // counting the classes in it as free: a move then brings in what best reuses the extraction.
+  void refresh_defaults() {
+    std::vector<double>& value = scratch_value_;
+    value.assign(p_.num_classes(), std::numeric_limits<double>::infinity());
+    for (Index eclass = 0; eclass < p_.num_classes(); ++eclass) {
+      if (refs_[eclass] > 0) {
+        value[eclass] = 0;
+      } else {
+        choice_[eclass] = kNone;
+      }
+    }
+    bottom_up_fixpoint(
+        p_, value, choice_,
+        [&](Index node) {
+          double sum = p_.node_cost(node);
+          for (Index child : p_.children(node)) sum += value[child];
+          return sum;
+        },
+        [](Index, double) {});
     ++version_;
   }
 
@@ -123,11 +150,36 @@ class LocalSearch {
     ++version_;
   }
 
-  void set_choice(Index eclass, Index node) {
-    log_.push_back({eclass, true, static_cast<std::int64_t>(choice_[eclass])});
+  // Sets a class's node (its counts already switched by apply). Unless the positions are about
+  // to be refreshed (`keep_heights` false), keeps the height potential valid by raising the class
+  // above its new children; false (the caller then undoes the move) when that would take it to
+  // or above one of its chosen parents, whose ancestors would have to rise in turn.
+  bool set_choice(Index eclass, Index node, bool keep_heights) {
+    std::uint64_t height = 0;
+    if (keep_heights) {
+      for (Index child : p_.unique_children(node)) height = std::max(height, height_[child] + 1);
+      if (height > height_[eclass]) {
+        for (Index parent : p_.parents(eclass)) {
+          const Index owner = p_.node_class(parent);
+          if (refs_[owner] > 0 && choice_[owner] == parent && height_[owner] <= height)
+            return false;
+        }
+      }
+    }
+    log_.push_back({eclass, Kind::kChoice, static_cast<std::int64_t>(choice_[eclass])});
     choice_[eclass] = node;
-    positions_valid_ = false;
     ++version_;
+    if (!keep_heights) {
+      positions_valid_ = false;
+    } else if (height > height_[eclass]) {
+      set_height(eclass, height);
+    }
+    return true;
+  }
+
+  void set_height(Index eclass, std::uint64_t height) {
+    log_.push_back({eclass, Kind::kHeight, static_cast<std::int64_t>(height_[eclass])});
+    height_[eclass] = height;
   }
 
   void revert_to(std::size_t mark) {
@@ -135,48 +187,30 @@ class LocalSearch {
     while (log_.size() > mark) {
       const Change change = log_.back();
       log_.pop_back();
-      if (change.is_choice) {
-        choice_[change.eclass] = static_cast<Index>(change.value);
-        choices = true;
-      } else {
-        refs_[change.eclass] =
-            static_cast<std::uint32_t>(static_cast<std::int64_t>(refs_[change.eclass]) -
-                                       change.value);
+      switch (change.kind) {
+        case Kind::kChoice:
+          choice_[change.eclass] = static_cast<Index>(change.value);
+          choices = true;
+          break;
+        case Kind::kHeight:
+          height_[change.eclass] = static_cast<std::uint64_t>(change.value);
+          break;
+        case Kind::kRefs:
+          refs_[change.eclass] = static_cast<std::uint32_t>(
+              static_cast<std::int64_t>(refs_[change.eclass]) - change.value);
+          break;
       }
     }
     if (choices) ++version_;
   }
 
-  // Marks the needed classes that reach `target` through chosen nodes (target included).
-  void compute_ancestors(Index target) {
-    ++stamp_;
-    ancestors_of_ = target;
-    ancestors_version_ = version_;
-    ancestor_[target] = stamp_;
-    frontier_.assign(1, target);
-    while (!frontier_.empty()) {
-      const Index eclass = frontier_.back();
-      frontier_.pop_back();
-      ++g_anc;
-      for (Index parent : p_.parents(eclass)) {
-        const Index owner = p_.node_class(parent);
-        if (refs_[owner] == 0 || choice_[owner] != parent || ancestor_[owner] == stamp_) continue;
-        ancestor_[owner] = stamp_;
-        frontier_.push_back(owner);
-      }
-    }
-  }
-
-  // Whether a class needed before the move reaches `target` through chosen nodes. With valid
-  // heights, a class no higher than the target cannot, and a depth-first walk down from the class
-  // only enters classes higher than the target; classes found not to reach it are remembered
-  // until the choice changes. Otherwise the target's ancestors are computed.
+  // Whether a class needed before the move reaches `target` through chosen nodes. Heights are a
+  // potential (a chosen node's class is higher than its children), so a class no higher than
+  // the target cannot, and a depth-first walk down from the class only enters classes higher than
+  // the target; classes found not to reach it are remembered until the choice changes.
   bool reaches(Index eclass, Index target) {
-    if (!positions_valid_) {
-      if (ancestors_of_ != target || ancestors_version_ != version_) compute_ancestors(target);
-      return ancestor_[eclass] == stamp_;
-    }
-    const std::uint32_t floor = height_[target];
+    MCTSAT_ASSERT(positions_valid_);
+    const std::uint64_t floor = height_[target];
     if (height_[eclass] <= floor) return false;
     if (walk_target_ != target || walk_version_ != version_) {
       ++walk_stamp_;
@@ -189,7 +223,6 @@ class LocalSearch {
     while (!walk_.empty()) {
       const Index cls = walk_.back();
       walk_.pop_back();
-      ++g_walk;
       for (Index child : p_.unique_children(choice_[cls])) {
         if (child == target) {
           ++walk_stamp_;  // the marks of this walk are not all "does not reach"
@@ -213,7 +246,7 @@ class LocalSearch {
       release_.pop_back();
       MCTSAT_ASSERT(refs_[cls] > 0);
       --refs_[cls];
-      log_.push_back({cls, false, -1});
+      log_.push_back({cls, Kind::kRefs, -1});
       if (refs_[cls] > 0) continue;
       const Index chosen = choice_[cls];
       refund += p_.node_cost(chosen);
@@ -235,10 +268,9 @@ class LocalSearch {
     double added = p_.node_cost(node);
     stack_.clear();
     auto visit = [&](Index cls) -> bool {
-      ++g_visits;
       if (cls == eclass) return false;
       const std::uint32_t previous = refs_[cls]++;
-      log_.push_back({cls, false, +1});
+      log_.push_back({cls, Kind::kRefs, +1});
       if (previous > 0) {
         if (added_[cls] == move_) return on_path_[cls] == 0;  // added by this move
         return !reaches(cls, eclass);                         // needed before the move
@@ -260,6 +292,10 @@ class LocalSearch {
         Frame& top = stack_.back();
         const std::span<const Index> children = p_.unique_children(choice_[top.eclass]);
         if (top.next_child == children.size()) {
+          // Finished: its children are needed classes (heights valid) or finished ones.
+          std::uint64_t height = 0;
+          for (Index child : children) height = std::max(height, height_[child] + 1);
+          set_height(top.eclass, height);
           on_path_[top.eclass] = 0;
           stack_.pop_back();
           continue;
@@ -295,13 +331,23 @@ class LocalSearch {
   // classes with a node using it switch to that node where this lowers the cost. Keeps everything
   // (in the log, to commit) and returns the total change when it is an improvement; otherwise
   // undoes everything.
-  std::optional<double> compound(Index eclass, Index node, double tolerance,
-                                 ImproveStats& stats) {
+  std::optional<double> compound(Index eclass, Index node, double tolerance, ImproveStats& stats) {
     const std::size_t mark = log_.size();
     const std::optional<double> first =
         apply(eclass, node, std::numeric_limits<double>::infinity(), kCompoundClasses);
     if (!first) return std::nullopt;
-    set_choice(eclass, node);
+    // Worth following up only if another needed class has a node using a class it brings in.
+    const bool shareable = std::any_of(added_list_.begin(), added_list_.end(), [&](Index shared) {
+      const auto parents = p_.parents(shared);
+      return std::any_of(parents.begin(), parents.end(), [&](Index parent) {
+        const Index owner = p_.node_class(parent);
+        return owner != eclass && refs_[owner] > 0 && choice_[owner] != parent;
+      });
+    });
+    if (!shareable || !set_choice(eclass, node, /*keep_heights=*/true)) {
+      revert_to(mark);
+      return std::nullopt;
+    }
     double total = *first;
     const std::vector<Index> added = added_list_;
     for (Index shared : added) {
@@ -310,9 +356,13 @@ class LocalSearch {
         const Index owner = p_.node_class(parent);
         if (owner == eclass || refs_[owner] == 0 || choice_[owner] == parent) continue;
         ++stats.moves_tried;
+        const std::size_t before = log_.size();
         if (const std::optional<double> delta = apply(owner, parent, -tolerance)) {
-          set_choice(owner, parent);
-          total += *delta;
+          if (set_choice(owner, parent, /*keep_heights=*/true)) {
+            total += *delta;
+          } else {
+            revert_to(before);
+          }
         }
       }
     }
@@ -328,26 +378,28 @@ class LocalSearch {
   // A compound move starts with a move that makes at most this many classes needed.
   static constexpr std::size_t kCompoundClasses = 64;
   static constexpr std::size_t kUnlimited = std::numeric_limits<std::size_t>::max();
+  static constexpr std::uint64_t kHeightSpacing = 1024;
 
   const Problem& p_;
   Choice& choice_;
   double total_ = 0;
   std::vector<std::uint32_t> refs_;  // by class: chosen parents (and roots) using it
-  std::vector<std::uint32_t> height_;    // by needed class: its height in the extracted DAG
+  // By needed class: above its chosen children's. Refreshed heights are spaced kHeightSpacing
+  // apart, so that a move can usually raise a class without reaching its parents.
+  std::vector<std::uint64_t> height_;
   std::vector<std::uint32_t> explored_;  // by class: walk_stamp_ when it does not reach the target
   std::vector<Index> order_;             // the needed classes, children first
-  bool positions_valid_ = false;         // height_ describes the current choice
+  bool positions_valid_ = false;         // order_ and height_ describe the current choice
   std::uint32_t walk_stamp_ = 0;
   Index walk_target_ = kNone;
   std::uint64_t walk_version_ = 0;
-  std::vector<std::uint32_t> added_;     // by class: the move that made it needed
-  std::vector<std::uint8_t> on_path_;    // by class: being expanded by the current move
-  std::vector<std::uint32_t> ancestor_;  // by class: stamp_ when it reaches ancestors_of_
-  std::uint32_t move_ = 0, stamp_ = 0;
-  std::uint64_t version_ = 0, ancestors_version_ = 0;  // of the choice; of the ancestor marks
-  Index ancestors_of_ = kNone;
+  std::vector<std::uint32_t> added_;   // by class: the move that made it needed
+  std::vector<std::uint8_t> on_path_;  // by class: being expanded by the current move
+  std::uint32_t move_ = 0;
+  std::uint64_t version_ = 0;  // of the choice
   std::vector<Change> log_;
   std::vector<Index> added_list_, frontier_, release_, walk_;
+  std::vector<double> scratch_value_;
   std::vector<Frame> stack_;
 };
 

@@ -3,17 +3,20 @@
 //   - single moves: re-choose its node given the rest of the choice, taking the candidate that
 //     lowers the exact DAG cost the most;
 //   - failing that, compound moves, for sharing: a candidate that does not pay for itself may
-//     bring in classes that other needed classes could share; after it, every needed class with
-//     a node using such a class switches to that node where this lowers the cost, and the whole is
-//     kept when it lowers the total (the first such candidate, cheapest single price first).
+//     bring in (at most 64) classes that other needed classes could share; after it, every needed
+//     class with a node using such a class switches to that node where this lowers the cost, and
+//     the whole is kept when it lowers the total (the first such candidate in node order). Each
+//     step must keep its class below its chosen parents in the height potential (below).
 //
 // A move is priced exactly with reference counts (how many chosen parents, or roots, use each
 // class): switching class c from node o to node m adds m's children (a class reaching 0 -> 1 is
 // paid for and its chosen node's children added in turn, the "default" choice classes outside the
 // extraction keep) and then releases o's children (a class reaching 0 is refunded and its children
 // released). A move that would make c reachable from itself is rejected: classes newly added by it
-// are walked, and an already needed class is tested against the classes that reach c (computed
-// only when a topological position does not already rule it out).
+// are walked, and an already needed class is walked down through the classes above c in a height
+// potential of the extracted DAG (kept valid through every change, and undone with it).
+// Single moves stop pricing a candidate as soon as it cannot beat the best one found (the refund
+// of releasing the old node alone bounds any move's refund).
 #pragma once
 
 #include <cstddef>

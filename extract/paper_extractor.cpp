@@ -62,8 +62,9 @@ OcfValues ocf_values(const Problem& problem) {
         }
         if (contains(scratch, eclass)) return std::numeric_limits<double>::infinity();
         const double value = problem.node_cost(node) + total;
-        const auto at = std::lower_bound(scratch.begin(), scratch.end(), eclass,
-                                         [](const auto& entry, Index c) { return entry.first < c; });
+        const auto at =
+            std::lower_bound(scratch.begin(), scratch.end(), eclass,
+                             [](const auto& entry, Index c) { return entry.first < c; });
         scratch.insert(at, {eclass, value});
         return value;
       },

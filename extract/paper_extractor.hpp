@@ -23,8 +23,8 @@ namespace mctsat::extract {
 
 // The OCF values: per class the value of its best node and its history (sorted by class).
 struct OcfValues {
-  std::vector<double> value;  // by class, +inf if none
-  Choice choice;              // by class
+  std::vector<double> value;                                   // by class, +inf if none
+  Choice choice;                                               // by class
   std::vector<std::vector<std::pair<Index, double>>> history;  // by class, sorted by class
   std::size_t evaluations = 0, improvements = 0;
 };

@@ -29,8 +29,8 @@ Index ProblemBuilder::add_node(Index eclass, double cost, std::span<const Index>
     throw Error(fmt::format("extraction problem: node {} names class {}, which does not exist",
                             node, eclass));
   if (std::isnan(cost) || cost < 0)
-    throw Error(fmt::format("extraction problem: node {} has cost {}; costs must be >= 0", node,
-                            cost));
+    throw Error(
+        fmt::format("extraction problem: node {} has cost {}; costs must be >= 0", node, cost));
   for (Index child : children)
     if (child >= class_source_.size())
       throw Error(fmt::format(

@@ -104,8 +104,9 @@ TEST_CASE("problem building rejects bad input with mctsat::Error") {
   CHECK_THROWS_AS(builder.add_root(2), Error);
 }
 
-TEST_CASE("an e-graph becomes a problem of its reachable classes; blacklisted e-nodes are "
-          "forbidden") {
+TEST_CASE(
+    "an e-graph becomes a problem of its reachable classes; blacklisted e-nodes are "
+    "forbidden") {
   egraph::EGraph<egraph::NoAnalysis> g;
   const Id x = g.add(0, 1), y = g.add(0, 2);
   const Id fx = g.add(1, 0, {x});

@@ -22,8 +22,8 @@ using mctsat::extract::ProblemBuilder;
 // b1 look like 9 > 6, so the tree-cost greedy takes a2, b2 (DAG cost 13); sharing S gives 11.
 struct SharedSubgraph {
   Problem problem;
-  Index s, a, b, r;                 // classes
-  Index s1, a1, a2, b1, b2, r1;     // nodes
+  Index s, a, b, r;              // classes
+  Index s1, a1, a2, b1, b2, r1;  // nodes
 };
 inline SharedSubgraph shared_subgraph() {
   ProblemBuilder builder;
@@ -76,9 +76,7 @@ class Random {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   }
-  std::uint32_t below(std::uint32_t bound) {
-    return static_cast<std::uint32_t>(next() % bound);
-  }
+  std::uint32_t below(std::uint32_t bound) { return static_cast<std::uint32_t>(next() % bound); }
 
  private:
   std::uint64_t state_;

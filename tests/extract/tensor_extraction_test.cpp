@@ -64,8 +64,7 @@ TensorEGraph saturated(const Graph& graph) {
     *prepared_ids = g.num_ids();
     filter->prepare(g);
   };
-  options.apply.filter = [filter, prepared_ids](const TensorGraphEGraph&,
-                                                std::span<const Id> roots,
+  options.apply.filter = [filter, prepared_ids](const TensorGraphEGraph&, std::span<const Id> roots,
                                                 std::span<const Id> subst) {
     std::vector<Id> known(subst.begin(), subst.end());
     for (Id& id : known)

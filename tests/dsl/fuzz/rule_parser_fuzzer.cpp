@@ -36,8 +36,11 @@ bool loadable(const RuleFile& file) {
 }
 
 [[noreturn]] void fail(const char* what, const std::string& first, const std::string& second) {
-  std::fprintf(stderr, "rule_parser_fuzzer: %s\n--- first:\n%s\n--- second:\n%s\n", what,
-               first.c_str(), second.c_str());
+  std::fprintf(stderr, "rule_parser_fuzzer: %s\n--- first:\n", what);
+  std::fwrite(first.data(), 1, first.size(), stderr);  // the text may hold NUL bytes
+  std::fprintf(stderr, "\n--- second:\n");
+  std::fwrite(second.data(), 1, second.size(), stderr);
+  std::fprintf(stderr, "\n");
   std::abort();
 }
 
@@ -120,13 +123,14 @@ void load_and_lower(const std::string& text) {
   if (lowered.size() != library.rules.size()) std::abort();
 }
 
-// The TENSAT importer on the same bytes: rules it accepts must print as rule text that parses.
+// The TENSAT importer on the same bytes: when it reports no error, the rules it read must print as
+// rule text that parses.
 void import_tensat(const std::string& text, bool multi) {
   Diagnostics diagnostics;
   const std::vector<RuleDecl> rules =
       import_tensat_rules(text, kPath, multi, multi ? "m" : "s", diagnostics);
   (void)diagnostics.render();
-  if (rules.empty()) return;
+  if (rules.empty() || diagnostics.has_errors()) return;
   const std::string converted = tensat_rules_to_dsl(rules, "imported");
   Diagnostics again;
   (void)parse_rule_text(converted, kPath, again);
@@ -140,7 +144,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Diagnostics diagnostics;
   const RuleFile file = parse_rule_text(text, kPath, diagnostics);
   (void)diagnostics.render();
-  if (loadable(file)) load_and_lower(text);
+  // Loading parses again: only worth it when some rule or axiom parsed.
+  if ((!file.rules.empty() || !file.axioms.empty()) && loadable(file)) load_and_lower(text);
   import_tensat(text, false);
   import_tensat(text, true);
   if (diagnostics.has_errors()) return 0;

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Builds the rule-file fuzzer (rule_parser_fuzzer.cpp) with clang, libFuzzer, AddressSanitizer and
 # UndefinedBehaviorSanitizer, independently of the project's compiler, then runs it for a bounded
-# number of inputs seeded with tests/dsl/fuzz/corpus/ and a copy of rules/taso/. Fails when the
-# fuzzer finds a crash, a leak, a hang or a broken print/parse round trip; the input is kept under
-# BUILD_DIR/dsl_fuzz/artifacts/. Objects are recompiled only when their sources or headers change.
+# number of inputs seeded with tests/dsl/fuzz/corpus/ and a copy of rules/taso/, mutated with the
+# help of the dictionary rules.dict. Fails when the fuzzer finds a crash, a leak, a hang or a
+# broken print/parse round trip; the input is kept under BUILD_DIR/dsl_fuzz/artifacts/. Objects
+# are recompiled only when their sources or headers change.
 #   usage: run_fuzzer.sh SOURCE_DIR BUILD_DIR
-#   environment: MCTSAT_FUZZ_RUNS (default 20000), MCTSAT_FUZZ_SEED (default 1),
-#                MCTSAT_FUZZ_MAX_TIME (seconds, default 45), CLANGXX (default clang++)
+#   environment: MCTSAT_FUZZ_RUNS (default 10000), MCTSAT_FUZZ_MAX_LEN (bytes, default 1024),
+#                MCTSAT_FUZZ_SEED (default 1), MCTSAT_FUZZ_BUDGET (seconds for the whole script,
+#                default 55: on a loaded machine the fuzzing stops early, after at least 10 s),
+#                CLANGXX (default clang++)
 set -euo pipefail
 
 src=$(cd "$1" && pwd)
 out=$2/dsl_fuzz
-runs=${MCTSAT_FUZZ_RUNS:-20000}
+runs=${MCTSAT_FUZZ_RUNS:-10000}
+max_len=${MCTSAT_FUZZ_MAX_LEN:-1024}
 seed=${MCTSAT_FUZZ_SEED:-1}
-max_time=${MCTSAT_FUZZ_MAX_TIME:-45}
+budget=${MCTSAT_FUZZ_BUDGET:-55}
 cxx=${CLANGXX:-clang++}
 binary=$out/rule_parser_fuzzer
 
@@ -32,7 +36,7 @@ sources=(
   "$src"/tensor/attr.cpp "$src"/tensor/op_catalog.cpp "$src"/tensor/shape_inference.cpp
   "$src"/tensor/tensor_analysis.cpp "$src"/tensor/tensor_language.cpp "$src"/tensor/tensor_type.cpp
 )
-flags=(-std=c++20 -g -O1 -fno-omit-frame-pointer "-fsanitize=address,undefined"
+flags=(-std=c++20 -gline-tables-only -O1 -fno-omit-frame-pointer "-fsanitize=address,undefined"
   "-fno-sanitize-recover=undefined" -Wall -Wextra -Wpedantic -DFMT_SHARED "-I$src")
 
 # An object is stale when it, or its dependency list (-MMD), is missing or older than this script
@@ -88,12 +92,15 @@ for file in "$src"/rules/taso/*.rules; do cp "$file" "$work/seeds/taso-$(basenam
 # Allocation stacks cost most of the time of a run (PEGTL allocates a node per rule it tries), so
 # the fuzzing run records none and keeps a small quarantine; a failure is replayed with full
 # reports below.
-echo "run_fuzzer: $runs runs, seed $seed, at most $max_time s"
+max_time=$((budget - SECONDS))
+((max_time >= 10)) || max_time=10
+echo "run_fuzzer: $runs runs of at most $max_len bytes, seed $seed, at most $max_time s"
 touch "$work/start"
 set +e
 ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=32} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-  "$binary" -runs="$runs" -seed="$seed" -max_len=2048 -timeout=10 -rss_limit_mb=2048 \
+  "$binary" -runs="$runs" -seed="$seed" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+  -dict="$src/tests/dsl/fuzz/rules.dict" \
   -max_total_time="$max_time" -print_final_stats=1 -artifact_prefix="$out/artifacts/" \
   "$work/new" "$work/seeds" 2>"$work/log"
 status=$?

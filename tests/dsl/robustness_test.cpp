@@ -1,15 +1,22 @@
-// Inputs the rule-file fuzzer (tests/dsl/fuzz/) showed to crash the front end or break the
-// print/parse round trip: deep nesting (a stack overflow), real numbers out of range (printed as
-// `inf`, which does not parse), and `not` over arithmetic (printed without its parentheses).
+// Hostile rule text that once crashed mctsat or broke the print/parse round trip, found with the
+// rule-file fuzz target (tests/dsl/fuzz/): deep nesting (a stack overflow), real numbers out of
+// range (printed as `inf`, which does not parse), `not` over arithmetic (printed without its
+// parentheses), and condition arithmetic that overflows (INT64_MIN / -1 traps).
 #include <string>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
+#include "dsl/lowering.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/printer.hpp"
 #include "dsl/rule_library.hpp"
+#include "tensor/egraph_conversion.hpp"
+#include "tensor/graph_builder.hpp"
 
+using namespace mctsat;
 using namespace mctsat::dsl;
+using namespace mctsat::tensor;
 
 namespace {
 
@@ -82,8 +89,7 @@ TEST_CASE("nesting up to the limit parses and round-trips") {
 }
 
 TEST_CASE("a real number out of range is an error") {
-  expect_one_error("rule a: (relu ?x) => (clip 1e999 6 ?x)", 28,
-                   "number 1e999 is out of range");
+  expect_one_error("rule a: (relu ?x) => (clip 1e999 6 ?x)", 28, "number 1e999 is out of range");
   // Underflow to zero is not an error and prints as a number that parses.
   CHECK(round_trip("rule a: (relu ?x) => (clip 1e-999 6 ?x)") ==
         "rule a:\n  (relu ?x)\n  => (clip 0.0 6 ?x)\n");
@@ -104,4 +110,29 @@ TEST_CASE("not keeps the parentheses around an operand that binds less tightly")
   CHECK(format_expr(condition) == "not (rank(?x) + 1) == not ?y + 1");
   CHECK(format_expr(condition.operands[1]) == "not ?y + 1");
   CHECK(round_trip(text) == round_trip(round_trip(text)));
+}
+
+TEST_CASE("condition arithmetic that overflows fails the condition instead of trapping") {
+  // Wrapped around, the last three would hold; the first trapped (SIGFPE) at match time.
+  const char* overflowing[] = {
+      "(-9223372036854775807 - 1) / -1 == 0", "(-9223372036854775807 - 1) % -1 == 0",
+      "9223372036854775807 + rank(?x) < 0", "-(-9223372036854775807 - 1) < 0",
+      "4611686018427387904 * rank(?x) < 0"};
+  for (const char* condition : overflowing) {
+    CAPTURE(condition);
+    Diagnostics diagnostics;
+    RuleLibrary library =
+        load_rule_text(fmt::format("rule r: (relu ?x) => (relu (relu ?x)) where {}\n", condition),
+                       "t.rules", diagnostics);
+    REQUIRE_FALSE(diagnostics.has_errors());
+    const RuleSet rules(std::move(library.rules));
+    GraphBuilder b;
+    b.output("y", b.relu(b.input("x", {4, 8})));
+    TensorEGraph teg = to_egraph(std::move(b).finish());
+    const egraph::Matches matches = rules.rewrite(0).search(teg.egraph);
+    REQUIRE(matches.size() == 1);
+    const egraph::ApplyStats stats = rules.rewrite(0).apply(teg.egraph, matches);
+    CHECK(stats.rejected == 1);
+    CHECK(stats.applied == 0);
+  }
 }

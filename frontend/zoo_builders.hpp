@@ -1,0 +1,17 @@
+// The builders behind the zoo registry (frontend/zoo.cpp), one source file per model family.
+// Internal to frontend/: callers go through build_zoo_model(). Every builder returns a validated
+// graph whose weights carry no values.
+#pragma once
+
+#include "tensor/graph.hpp"
+
+namespace mctsat::frontend::zoo {
+
+tensor::Graph build_demo();       // zoo_demo.cpp
+tensor::Graph build_bert();       // zoo_bert.cpp
+tensor::Graph build_nasrnn();     // zoo_nasrnn.cpp
+tensor::Graph build_resnext50();  // zoo_resnet.cpp
+tensor::Graph build_resnet50();   // zoo_resnet.cpp
+tensor::Graph build_nasneta();    // zoo_nasnet.cpp
+
+}  // namespace mctsat::frontend::zoo
