@@ -14,5 +14,6 @@ void add_zoo_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
 void add_rules_command(CLI::App& app);
 void add_optimize_command(CLI::App& app);
+void add_extract_command(CLI::App& app);
 
 }  // namespace mctsat::cli

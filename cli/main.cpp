@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
   mctsat::cli::add_optimize_command(app);
+  mctsat::cli::add_extract_command(app);
   mctsat::cli::add_show_command(app);
   mctsat::cli::add_convert_command(app);
   mctsat::cli::add_run_command(app);

@@ -36,8 +36,8 @@ struct Result {
   Choice choice;  // by class: the chosen node of each needed class, kNone elsewhere
   double dag_cost = std::numeric_limits<double>::infinity();  // exact (dag_cost.hpp); inf if none
   // The extractor's own estimate of the roots' cost: the sum of the roots' tree costs (greedy),
-  // the roots' OCF values (paper), the cost-set estimate before improvement (dag), the objective
-  // of the last ILP solve (ilp). NaN when there is none.
+  // of their OCF values (paper), of their DAG-greedy values (dag; the tree cost when that phase
+  // is skipped), the DAG cost of the last acyclic ILP solution (ilp). NaN when there is none.
   double estimate = std::numeric_limits<double>::quiet_NaN();
   double seconds = 0;  // wall time of extract(), scoring included
   Status status = Status::kHeuristic;

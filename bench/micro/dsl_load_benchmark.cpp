@@ -24,7 +24,7 @@ namespace {
 
 using namespace mctsat;
 
-// Writes n valid rules. Deterministic: the same n gives the same text.
+// Writes n valid rules. Deterministic: the same n gives the same text (with one standard library).
 class RuleGenerator {
   static constexpr std::array<const char*, 3> kUnary = {"relu", "tanh", "sigmoid"};
   static constexpr std::array<const char*, 3> kBinary = {"ewadd", "ewmul", "ewsub"};

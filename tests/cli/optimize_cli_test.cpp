@@ -37,8 +37,8 @@ TEST_CASE("optimize bert with the default strategy finds the fused projections")
 TEST_CASE("optimize prints a report for a person") {
   const CliResult r = run_mctsat("optimize demo --strategy eqsat");
   REQUIRE_MESSAGE(r.status == 0, r.output);
-  for (const char* line : {"original cost", "optimized cost", "speedup", "exploration", "e-graph", "rules used",
-                           "extraction"})
+  for (const char* line : {"original cost", "optimized cost", "speedup", "exploration", "e-graph",
+                           "rules used", "extraction"})
     CHECK(r.output.find(line) != std::string::npos);
 }
 
@@ -46,23 +46,26 @@ TEST_CASE("optimize writes the optimized graph and a report, and checks equivale
   const fs::path out = scratch("demo-opt.json"), report = scratch("report.json");
   fs::remove(out);
   fs::remove(report);
-  const CliResult r =
-      run_mctsat("optimize demo --strategy eqsat --check -o " + out.string() + " --report " + report.string());
+  const CliResult r = run_mctsat("optimize demo --strategy eqsat --check -o " + out.string() +
+                                 " --report " + report.string());
   REQUIRE_MESSAGE(r.status == 0, r.output);
   CHECK(r.output.find("check           passed") != std::string::npos);
   const json written = json::parse(std::ifstream(report));
   CHECK(written["check"]["passed"] == true);
   // The written graph loads and costs what the report says.
   const json shown = run_json("show " + out.string() + " --json");
-  CHECK(shown["cost"]["total_ms"].get<double>() == doctest::Approx(written["optimized_cost_ms"].get<double>()));
+  CHECK(shown["cost"]["total_ms"].get<double>() ==
+        doctest::Approx(written["optimized_cost_ms"].get<double>()));
   // A JSON graph file optimizes too.
   CHECK(run_mctsat("optimize " + out.string() + " --strategy eqsat --quiet").status == 0);
 }
 
 TEST_CASE("rule selection, strategies and extractors are options") {
   const json tags = run_json("optimize demo --strategy eqsat --tags activation --json");
-  for (const auto& used : tags["rules_used"]) CHECK(used["rule"].get<std::string>().rfind("activation-", 0) == 0);
-  const json greedy = run_json("optimize demo --strategy mcts --extract greedy --final-extract dag --simulations 8 --json");
+  for (const auto& used : tags["rules_used"])
+    CHECK(used["rule"].get<std::string>().rfind("activation-", 0) == 0);
+  const json greedy = run_json(
+      "optimize demo --strategy mcts --extract greedy --final-extract dag --simulations 8 --json");
   CHECK(greedy["final_extract"] == "dag");
   CHECK(greedy["mcts"]["simulations"].get<std::size_t>() > 0);
 }

@@ -22,8 +22,8 @@ namespace {
 using namespace mctsat::dsl;
 
 // Includes resolve relative to this file's directory, which does not exist: no input can make the
-// loader read a real file (e.g. /dev/zero) except through an absolute or `..` path, which
-// loadable() leaves to the parser alone.
+// loader read a real file (e.g. /dev/zero) except through an absolute or `..` path; loadable()
+// leaves files with those to the parser alone.
 constexpr const char* kPath = "/nonexistent-mctsat-fuzz/input.rules";
 
 bool loadable(const RuleFile& file) {

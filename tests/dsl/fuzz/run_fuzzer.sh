@@ -110,7 +110,7 @@ if ((status != 0)); then
   artifact=$(find "$out/artifacts" -type f -newer "$work/start" -print -quit)
   if [[ -n $artifact ]]; then
     echo "run_fuzzer: replaying $artifact with full reports:"
-    UBSAN_OPTIONS=print_stacktrace=1 "$binary" "$artifact" 2>&1 | tail -n 80
+    UBSAN_OPTIONS=print_stacktrace=1 "$binary" "$artifact" 2>&1 | tail -n 80 || true
     echo "run_fuzzer: the input (first 2 KB):"
     head -c 2048 "$artifact" | cat -v
     echo

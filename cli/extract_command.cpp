@@ -1,0 +1,67 @@
+// `mctsat extract EGRAPH.json`: extracts from an e-graph in the egraph-serialize format (the
+// extraction-gym suite's, or one mctsat exported) with one or more extractors, and reports each
+// one's exact DAG cost and time.
+#include <cmath>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "extract/extractor.hpp"
+#include "extract/serialized_problem.hpp"
+
+namespace mctsat::cli {
+
+void add_extract_command(CLI::App& app) {
+  struct Options {
+    std::string path;
+    std::vector<std::string> extractors{"greedy", "paper", "dag", "ilp"};
+    double ilp_seconds = 10;
+    bool json = false;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* command =
+      app.add_subcommand("extract", "Extract from an egraph-serialize JSON e-graph");
+  command->add_option("egraph", options->path, "E-graph file (egraph-serialize JSON)")->required();
+  command->add_option("--extractor", options->extractors, "Extractors to run")
+      ->check(CLI::IsMember(extract::extractor_names()))
+      ->capture_default_str();
+  command->add_option("--ilp-seconds", options->ilp_seconds, "Time limit of the ILP extractor")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_flag("--json", options->json, "Print JSON");
+  command->callback([options] {
+    const extract::Problem problem = extract::load_problem(options->path);
+    extract::ExtractorOptions extractor_options;
+    extractor_options.time_limit_seconds = options->ilp_seconds;
+    nlohmann::json results = nlohmann::json::array();
+    for (const std::string& name : options->extractors) {
+      const extract::Result r = extract::make_extractor(name, extractor_options)->extract(problem);
+      results.push_back(
+          {{"extractor", name},
+           {"dag_cost", std::isfinite(r.dag_cost) ? nlohmann::json(r.dag_cost) : nlohmann::json()},
+           {"seconds", r.seconds},
+           {"status", extract::status_name(r.status)},
+           {"gap", std::isnan(r.gap) ? nlohmann::json() : nlohmann::json(r.gap)}});
+    }
+    if (options->json) {
+      std::cout << nlohmann::json{{"egraph", options->path},
+                                  {"classes", problem.num_classes()},
+                                  {"nodes", problem.num_nodes()},
+                                  {"results", results}}
+                       .dump(2)
+                << '\n';
+      return;
+    }
+    std::cout << fmt::format("{}: {} classes, {} nodes\n", options->path, problem.num_classes(),
+                             problem.num_nodes());
+    for (const auto& r : results)
+      std::cout << fmt::format(
+          "  {:<8} cost {:>14}  {:>10.4f} s  {}\n", r["extractor"].get<std::string>(),
+          r["dag_cost"].is_null() ? "none" : fmt::format("{:.6g}", r["dag_cost"].get<double>()),
+          r["seconds"].get<double>(), r["status"].get<std::string>());
+  });
+}
+
+}  // namespace mctsat::cli
