@@ -29,8 +29,8 @@ void add_check(CLI::App& rules) {
   command->callback([options] {
     dsl::Diagnostics diagnostics;
     const dsl::RuleLibrary library = dsl::load_rule_files(options->paths, diagnostics);
-    std::cerr << diagnostics.render();
-    diagnostics.throw_if_errors();
+    diagnostics.throw_if_errors();  // every diagnostic, warnings included, in the error
+    std::cerr << diagnostics.render();  // warnings only
     struct Counts {
       std::size_t rules = 0, multi = 0, conditional = 0, axioms = 0;
     };
@@ -72,8 +72,8 @@ void add_fmt(CLI::App& rules) {
   command->callback([path] {
     dsl::Diagnostics diagnostics;
     const dsl::RuleFile file = dsl::parse_rule_text(read_text_file(*path), *path, diagnostics);
-    std::cerr << diagnostics.render();
-    diagnostics.throw_if_errors();
+    diagnostics.throw_if_errors();  // every diagnostic, warnings included, in the error
+    std::cerr << diagnostics.render();  // warnings only
     std::cout << dsl::format_rule_file(file);
   });
 }
@@ -100,14 +100,14 @@ void add_import(CLI::App& rules) {
                                             "tensat-multi", diagnostics);
       rules.insert(rules.end(), multi.begin(), multi.end());
     }
-    std::cerr << diagnostics.render();
-    diagnostics.throw_if_errors();
+    diagnostics.throw_if_errors();  // every diagnostic, warnings included, in the error
+    std::cerr << diagnostics.render();  // warnings only
     const std::string text = dsl::tensat_rules_to_dsl(rules, options->ruleset);
     // Check what was produced before writing it.
     dsl::Diagnostics check;
     const dsl::RuleLibrary library = dsl::load_rule_text(text, options->output, check);
-    std::cerr << check.render();
     check.throw_if_errors();
+    std::cerr << check.render();
     write_file_atomically(options->output, text);
     std::cout << fmt::format("wrote {} rules to {}\n", library.rules.size(), options->output);
   });
