@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the e-graph micro-benchmarks and anchor E1 of a Release build, one process per benchmark
 # group, each started only when the machine is quiet (this is a shared 2-core machine): the 1-minute
-# load average at most 1.5 and no other runnable process, over 10 consecutive one-second samples.
+# load average at most 1.5 and under 10% of the CPUs busy over the last 10 seconds.
 # Writes Google Benchmark JSON to bench/results/raw/ and the load before and after each run to
 # bench/results/raw/load.txt.
 #   usage: bench/micro/run_all.sh [build-dir]   (default: build/bench)
@@ -13,15 +13,16 @@ out=$root/bench/results/raw
 mkdir -p "$out"
 : >"$out/load.txt"
 
-quiet_now() {  # procs_running counts the awk reading it
-  awk '/^procs_running/ { exit !($2 <= 1) }' /proc/stat && awk '{ exit !($1 <= 1.5) }' /proc/loadavg
+# Busy share of all CPUs over the next 10 seconds (from /proc/stat), in percent.
+busy_percent() {
+  local a b
+  a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+  sleep 10
+  b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+  echo "$a $b" | awk '{ busy = $3 - $1; idle = $4 - $2; print int(100 * busy / (busy + idle + 1)) }'
 }
 wait_for_low_load() {
-  local quiet=0
-  while ((quiet < 10)); do
-    if quiet_now; then quiet=$((quiet + 1)); else quiet=0; fi
-    sleep 1
-  done
+  until awk '{ exit !($1 <= 1.5) }' /proc/loadavg && (($(busy_percent) < 10)); do :; done
 }
 
 # run NAME BINARY ARGS...: one benchmark process, its JSON in $out/NAME.json.
