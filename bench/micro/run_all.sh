@@ -22,7 +22,7 @@ busy_percent() {
   echo "$a $b" | awk '{ busy = $3 - $1; idle = $4 - $2; print int(100 * busy / (busy + idle + 1)) }'
 }
 wait_for_low_load() {
-  until awk '{ exit !($1 <= 1.5) }' /proc/loadavg && (($(busy_percent) < 10)); do :; done
+  until awk '{ exit !($1 <= 1.5) }' /proc/loadavg && (($(busy_percent) < 10)); do sleep 10; done
 }
 
 # run NAME BINARY ARGS...: one benchmark process, its JSON in $out/NAME.json.
