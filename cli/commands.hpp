@@ -15,5 +15,7 @@ void add_devices_command(CLI::App& app);
 void add_rules_command(CLI::App& app);
 void add_optimize_command(CLI::App& app);
 void add_extract_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+void add_verify_command(CLI::App& app);
 
 }  // namespace mctsat::cli

@@ -13,7 +13,7 @@ void add_convert_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   CLI::App* command =
-      app.add_subcommand("convert", "Convert a model between formats (.json, .dot)");
+      app.add_subcommand("convert", "Convert a model between formats (.json, .onnx, .dot)");
   command->add_option("input", options->input, "Zoo model name or model file")->required();
   command->add_option("output", options->output, "Output file; its extension picks the format")
       ->required();

@@ -2,9 +2,7 @@
 #include "cli/cost_options.hpp"
 
 #include "support/error.hpp"
-#include "tensor/device_profile.hpp"
-#include "tensor/roofline_cost_model.hpp"
-#include "tensor/table_cost_model.hpp"
+#include "tensor/cost_model_factory.hpp"
 
 namespace mctsat::cli {
 
@@ -22,12 +20,8 @@ void CostOptions::add_to(CLI::App& command) {
 }
 
 std::unique_ptr<tensor::CostModel> CostOptions::make() const {
-  auto roofline = std::make_unique<tensor::RooflineCostModel>(tensor::resolve_profile(device));
-  if (model == "roofline") return roofline;
-  if (table.empty()) throw Error("--cost table needs --cost-table FILE");
-  std::shared_ptr<const tensor::CostModel> fallback_model;
-  if (fallback) fallback_model = std::move(roofline);
-  return std::make_unique<tensor::TableCostModel>(tensor::CostTable::load(table), fallback_model);
+  if (model == "table" && table.empty()) throw Error("--cost table needs --cost-table FILE");
+  return tensor::make_cost_model({model, device, table, fallback});
 }
 
 }  // namespace mctsat::cli

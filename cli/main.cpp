@@ -14,12 +14,14 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
   mctsat::cli::add_optimize_command(app);
   mctsat::cli::add_extract_command(app);
+  mctsat::cli::add_bench_command(app);
   mctsat::cli::add_show_command(app);
   mctsat::cli::add_convert_command(app);
   mctsat::cli::add_run_command(app);
   mctsat::cli::add_zoo_command(app);
   mctsat::cli::add_devices_command(app);
   mctsat::cli::add_rules_command(app);
+  mctsat::cli::add_verify_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

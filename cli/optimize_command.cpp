@@ -11,12 +11,15 @@
 
 #include "cli/commands.hpp"
 #include "cli/cost_options.hpp"
+#include "cli/progress_line.hpp"
 #include "dsl/rule_library.hpp"
 #include "frontend/model_io.hpp"
+#include "search/optimize_report.hpp"
 #include "search/optimizer.hpp"
 #include "support/files.hpp"
 #include "tensor/graph_stats.hpp"
 #include "tensor/interpreter.hpp"
+#include "verify/verifier.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -28,7 +31,9 @@ struct OptimizeCliOptions {
   search::OptimizeOptions search;
   CostOptions cost;
   std::string output, report_path;
-  bool json = false, quiet = false, check = false, no_cycle_filter = false;
+  bool json = false, quiet = false, check = false, no_cycle_filter = false, verify_rules = false;
+  std::size_t threads = 1;
+  double memory_limit_mb = 0;  // 0: none
   double tolerance = 1e-6;
   std::uint64_t check_seed = 1;
 };
@@ -65,46 +70,10 @@ nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Gr
 
 nlohmann::json build_report(const OptimizeCliOptions& options, const search::OptimizeResult& r,
                             const tensor::Graph& input, const std::string& cost_model) {
-  nlohmann::json rules = nlohmann::json::array();
-  for (const auto& [name, count] : r.rules_used)
-    rules.push_back({{"rule", name}, {"count", count}});
-  nlohmann::json report = {
-      {"model", options.model},
-      {"operators", tensor::graph_stats(input).operators},
-      {"strategy", options.search.strategy},
-      {"extract", options.search.extract},
-      {"final_extract", options.search.final_extract},
-      {"cost_model", cost_model},
-      {"original_cost_ms", r.original_cost},
-      {"optimized_cost_ms", r.optimized_cost},
-      {"speedup_percent", r.speedup_percent()},
-      {"exploration_seconds", r.exploration_seconds},
-      {"extraction_seconds", r.extraction_seconds},
-      {"egraph", {{"nodes", r.nodes}, {"classes", r.classes}}},
-      {"iterations", r.iterations},
-      {"stop_reason", r.stop_reason},
-      {"rules_used", rules},
-      {"extraction",
-       {{"status", extract::status_name(r.extraction.status)},
-        {"dag_cost_ms", r.extraction.dag_cost},
-        {"gap", std::isnan(r.extraction.gap) ? nlohmann::json() : nlohmann::json(r.extraction.gap)},
-        {"seconds", r.extraction.seconds}}},
-      {"kept_original", r.kept_original},
-      {"optimized_operators", tensor::graph_stats(r.graph).operators},
-  };
-  if (options.search.strategy == "mcts") {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const auto& step : r.mcts.steps)
-      steps.push_back({{"rule", step.rule},
-                       {"mean_value", step.mean_value},
-                       {"cost_ms", step.cost},
-                       {"nodes", step.nodes}});
-    report["mcts"] = {{"seed", options.search.mcts.seed},
-                      {"simulations", r.mcts.simulations},
-                      {"reward_extractions", r.mcts.evaluations},
-                      {"memo_hits", r.mcts.memo_hits},
-                      {"steps", steps}};
-  }
+  nlohmann::json report = search::optimize_report(r, options.search);
+  report["model"] = options.model;
+  report["operators"] = tensor::graph_stats(input).operators;
+  report["cost_model"] = cost_model;
   return report;
 }
 
@@ -122,11 +91,14 @@ void print_report(const nlohmann::json& r) {
   std::cout << fmt::format("  time            exploration {:.3f} s, extraction {:.3f} s\n",
                            r["exploration_seconds"].get<double>(),
                            r["extraction_seconds"].get<double>());
-  std::cout << fmt::format(
-      "  e-graph         {} nodes, {} classes, {} {}, stop: {}\n",
-      r["egraph"]["nodes"].get<std::size_t>(), r["egraph"]["classes"].get<std::size_t>(),
-      r["iterations"].get<std::size_t>(), r["strategy"] == "mcts" ? "steps" : "iterations",
-      r["stop_reason"].get<std::string>());
+  std::cout << fmt::format("  e-graph         {} nodes, {} classes, {} {}, stop: {}\n",
+                           r["egraph"]["nodes"].get<std::size_t>(),
+                           r["egraph"]["classes"].get<std::size_t>(),
+                           r["iterations"].get<std::size_t>(),
+                           r["strategy"] == "taso" ? "graphs explored"
+                           : r["strategy"] == "mcts" || r["strategy"] == "greedy" ? "steps"
+                                                                                  : "iterations",
+                           r["stop_reason"].get<std::string>());
   std::string rules;
   for (const auto& used : r["rules_used"])
     rules += fmt::format("{}{} x{}", rules.empty() ? "" : ", ", used["rule"].get<std::string>(),
@@ -162,7 +134,9 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
                   "Time limit of the ILP extractor")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  command.add_option("--threads", s.eqsat.threads, "Search threads (eqsat matching)")
+  command
+      .add_option("--threads", o.threads,
+                  "Search threads (eqsat: rule matching; mcts: simulations; taso: candidates)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command
@@ -182,6 +156,10 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   command.add_option("--seconds", s.mcts.seconds, "Time limit of the search")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  command
+      .add_option("--memory-limit", o.memory_limit_mb,
+                  "Memory limit in MB (eqsat: the e-graph; mcts: the tree's e-graph snapshots)")
+      ->check(CLI::PositiveNumber);
   command.add_flag("--no-cycle-filter", o.no_cycle_filter, "Turn TENSAT's cycle filtering off");
   command.add_option("--simulations", s.mcts.simulations, "mcts: simulations per planning step")
       ->check(CLI::PositiveNumber)
@@ -210,6 +188,17 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
           {"heavy", search::RolloutPolicy::kHeavy},
           {"lookahead", search::RolloutPolicy::kLookahead}}));
   command.add_option("--seed", s.mcts.seed, "mcts: random seed")->capture_default_str();
+  command
+      .add_option("--batch", s.mcts.batch,
+                  "mcts: simulations per parallel wave (0: --threads; results depend on the batch, "
+                  "not on the thread count)")
+      ->capture_default_str();
+  command.add_option("--alpha", s.taso.alpha, "taso: accept candidates below alpha x best cost")
+      ->check(CLI::Range(1.0, 10.0))
+      ->capture_default_str();
+  command.add_option("--budget", s.taso.budget, "taso: graphs to explore")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -227,7 +216,8 @@ void add_optimize_command(CLI::App& app) {
   command->add_option("--rule", options->selection.names, "Use only these rules (by name)");
   add_search_options(*command, *options);
   options->cost.add_to(*command);
-  command->add_option("-o,--output", options->output, "Write the optimized graph (.json, .dot)");
+  command->add_option("-o,--output", options->output,
+                      "Write the optimized graph (.json, .onnx, .dot)");
   command->add_option("--report", options->report_path, "Write the report as JSON to this file");
   command->add_flag("--check", options->check,
                     "Check numerically that the optimized graph computes the same outputs");
@@ -235,18 +225,38 @@ void add_optimize_command(CLI::App& app) {
       ->add_option("--tolerance", options->tolerance,
                    "--check: largest relative difference allowed")
       ->capture_default_str();
+  command->add_flag("--verify-rules", options->verify_rules,
+                    "Verify the rules first (cached); refuse to run with one that fails");
   command->add_flag("--json", options->json, "Print the report as JSON");
   command->add_flag("--quiet", options->quiet, "Print nothing but errors");
   command->callback([options] {
     OptimizeCliOptions& o = *options;
     o.search.eqsat.cycle_filter = o.search.mcts.cycle_filter = !o.no_cycle_filter;
-    o.search.eqsat.seconds = o.search.mcts.seconds;
+    o.search.eqsat.seconds = o.search.taso.seconds = o.search.mcts.seconds;
+    o.search.eqsat.threads = o.search.mcts.threads = o.search.taso.threads = o.threads;
+    if (o.memory_limit_mb > 0)
+      o.search.eqsat.memory_limit = o.search.mcts.memory_limit =
+          static_cast<std::size_t>(o.memory_limit_mb * 1024 * 1024);
     const tensor::Graph graph = frontend::load_model(o.model);
     const dsl::RuleLibrary library = dsl::load_rules_or_throw(o.rule_paths);
     const dsl::RuleSet rules(dsl::select_rules(library, o.selection));
     if (rules.size() == 0) throw Error("no rules selected");
+    if (o.verify_rules) {
+      std::vector<dsl::CheckedRule> selected;
+      for (std::size_t i = 0; i < rules.size(); ++i) selected.push_back(rules.rule(i));
+      verify::require_sound(library, selected);
+    }
     const auto model = o.cost.make();
-    const search::OptimizeResult result = search::optimize(graph, rules, *model, o.search);
+    search::OptimizeResult result;
+    {
+      const std::string& strategy = o.search.strategy;
+      ProgressLine progress(!o.quiet && !o.json, strategy,
+                            strategy == "eqsat"  ? "iteration"
+                            : strategy == "taso" ? "graph"
+                                                 : "step");
+      o.search.progress = progress.callback();
+      result = search::optimize(graph, rules, *model, o.search);
+    }
     nlohmann::json report = build_report(o, result, graph, model->name());
     if (o.check) report["check"] = check_equivalence(graph, result.graph, o);
     if (!o.output.empty()) frontend::save_model(result.graph, o.output);

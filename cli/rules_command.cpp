@@ -10,6 +10,7 @@
 #include "dsl/parser.hpp"
 #include "dsl/printer.hpp"
 #include "dsl/rule_library.hpp"
+#include "dsl/taso_equation_import.hpp"
 #include "dsl/tensat_import.hpp"
 #include "support/files.hpp"
 
@@ -113,6 +114,32 @@ void add_import(CLI::App& rules) {
   });
 }
 
+void add_import_taso_equations(CLI::App& rules) {
+  struct Options {
+    std::string input, output, ruleset = "taso-equations";
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* command = rules.add_subcommand(
+      "import-taso-equations", "Convert TASO's equation set (lhs==rhs in call syntax per line)");
+  command->add_option("file", options->input, "TASO equations (TENSAT's taso_rules.txt)")
+      ->required();
+  command->add_option("-o,--output", options->output, "Rule file to write")->required();
+  command->add_option("--ruleset", options->ruleset, "Ruleset of the imported rules")
+      ->capture_default_str();
+  command->callback([options] {
+    const auto imported = dsl::import_taso_equations(read_text_file(options->input), options->input);
+    const std::string text = dsl::taso_equations_to_dsl(imported.rules, options->ruleset);
+    const std::size_t kept = imported.rules.size();
+    write_file_atomically(options->output, text);
+    std::map<std::string, std::size_t> reasons;
+    for (const auto& s : imported.skipped) ++reasons[s.reason];
+    std::cout << fmt::format("wrote {} rules to {}; skipped {} equations:\n", kept,
+                             options->output, imported.skipped.size());
+    for (const auto& [reason, count] : reasons)
+      std::cout << fmt::format("  {:>4}  {}\n", count, reason);
+  });
+}
+
 }  // namespace
 
 void add_rules_command(CLI::App& app) {
@@ -121,6 +148,7 @@ void add_rules_command(CLI::App& app) {
   add_check(*rules);
   add_fmt(*rules);
   add_import(*rules);
+  add_import_taso_equations(*rules);
 }
 
 }  // namespace mctsat::cli

@@ -49,11 +49,25 @@ struct Pat {
 
 // A typed condition: integer expressions and booleans over the rule's variables.
 struct Cond {
-  enum class Kind { kInt, kVar, kRank, kDim, kNumel, kNeg, kNot, kArith, kCompare, kAnd, kOr };
+  enum class Kind {
+    kInt,
+    kVar,
+    kRank,
+    kDim,
+    kNumel,
+    kSameShape,  // same_shape(?a, ?b): a condition; `var` is ?a, `other` is ?b
+    kNeg,
+    kNot,
+    kArith,
+    kCompare,
+    kAnd,
+    kOr
+  };
   Kind kind = Kind::kInt;
   SourceLocation where;
   std::int64_t value = 0;  // kInt
-  VarIndex var = 0;        // kVar, kRank, kDim, kNumel
+  VarIndex var = 0;        // kVar, kRank, kDim, kNumel, kSameShape
+  VarIndex other = 0;      // kSameShape
   std::string op;          // kArith: + - * / %; kCompare: == != < <= > >=
   std::vector<Cond> operands;
 };

@@ -141,6 +141,7 @@ class RuleChecker {
       }
       case Expr::Kind::kCall:
         c = call(e);
+        is_bool = c.kind == Cond::Kind::kSameShape;
         break;
       case Expr::Kind::kNeg:
         c.kind = Cond::Kind::kNeg;
@@ -324,30 +325,38 @@ class RuleChecker {
   Cond call(const Expr& e) {
     Cond c;
     c.where = e.where;
-    c.kind = e.name == "rank"  ? Cond::Kind::kRank
-             : e.name == "dim" ? Cond::Kind::kDim
-                               : Cond::Kind::kNumel;
-    const std::size_t want = c.kind == Cond::Kind::kDim ? 2 : 1;
+    c.kind = e.name == "rank"         ? Cond::Kind::kRank
+             : e.name == "dim"        ? Cond::Kind::kDim
+             : e.name == "same_shape" ? Cond::Kind::kSameShape
+                                      : Cond::Kind::kNumel;
+    const std::size_t want = c.kind == Cond::Kind::kDim || c.kind == Cond::Kind::kSameShape ? 2 : 1;
     if (e.operands.size() != want) {
       error(e.where, fmt::format("{} takes {} argument{}, got {}", e.name, want,
                                  want == 1 ? "" : "s", e.operands.size()));
       return c;
     }
-    const Expr& subject = e.operands[0];
+    c.var = tensor_variable(e, e.operands[0]);
+    if (c.kind == Cond::Kind::kDim) c.operands.push_back(condition(e.operands[1], false));
+    if (c.kind == Cond::Kind::kSameShape) c.other = tensor_variable(e, e.operands[1]);
+    return c;
+  }
+
+  // The tensor variable a call takes as `subject` (errors otherwise).
+  VarIndex tensor_variable(const Expr& call, const Expr& subject) {
     const auto found = subject.kind == Expr::Kind::kVar ? find_var(subject.name) : std::nullopt;
     if (subject.kind != Expr::Kind::kVar) {
-      error(subject.where, fmt::format("{} takes a tensor variable", e.name));
+      error(subject.where, fmt::format("{} takes a tensor variable", call.name));
     } else if (!found) {
       error(subject.where,
             fmt::format("?{} in the condition is not bound by the left-hand side", subject.name));
     } else if (vars[*found].sort != Sort::kTensor) {
-      error(subject.where, fmt::format("{} takes a tensor, but ?{} is {} {}", e.name, subject.name,
-                                       article(vars[*found].sort), sort_name(vars[*found].sort)));
+      error(subject.where,
+            fmt::format("{} takes a tensor, but ?{} is {} {}", call.name, subject.name,
+                        article(vars[*found].sort), sort_name(vars[*found].sort)));
     } else {
-      c.var = *found;
+      return *found;
     }
-    if (c.kind == Cond::Kind::kDim) c.operands.push_back(condition(e.operands[1], false));
-    return c;
+    return 0;
   }
 
   Diagnostics& diagnostics_;
@@ -361,8 +370,9 @@ void count(const Pat& p, std::vector<int>& uses) {
 }
 void count(const Cond& c, std::vector<int>& uses) {
   if (c.kind == Cond::Kind::kVar || c.kind == Cond::Kind::kRank || c.kind == Cond::Kind::kDim ||
-      c.kind == Cond::Kind::kNumel)
+      c.kind == Cond::Kind::kNumel || c.kind == Cond::Kind::kSameShape)
     ++uses[c.var];
+  if (c.kind == Cond::Kind::kSameShape) ++uses[c.other];
   for (const Cond& o : c.operands) count(o, uses);
 }
 

@@ -66,8 +66,9 @@ struct term : sor<variable, application, number, list_literal> {};
 
 // Conditions.
 struct expression;
-struct call_name : sor<keyword<TAO_PEGTL_STRING("rank")>, keyword<TAO_PEGTL_STRING("dim")>,
-                       keyword<TAO_PEGTL_STRING("numel")>> {};
+struct call_name
+    : sor<keyword<TAO_PEGTL_STRING("rank")>, keyword<TAO_PEGTL_STRING("dim")>,
+          keyword<TAO_PEGTL_STRING("numel")>, keyword<TAO_PEGTL_STRING("same_shape")>> {};
 struct call : seq<call_name, sp, must<one<'('>>, sp, must<list<expression, seq<sp, one<','>, sp>>>,
                   sp, must<one<')'>>> {};
 struct parenthesized : if_must<one<'('>, sp, expression, sp, one<')'>> {};

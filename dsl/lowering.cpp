@@ -3,6 +3,7 @@
 // sizes of TENSAT's two-argument splits as binders computed from the matched roots' shapes.
 #include "dsl/lowering.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <optional>
@@ -170,6 +171,11 @@ class Lowerer {
         const auto index = operand(0);
         if (!index || *index < 0 || *index >= data.rank) return std::nullopt;
         return data.dims[static_cast<std::size_t>(*index)];
+      }
+      case Cond::Kind::kSameShape: {
+        const TensorData &a = egraph.data(subst[c.var]), &b = egraph.data(subst[c.other]);
+        if (!a.is_tensor() || !b.is_tensor()) return std::nullopt;
+        return std::ranges::equal(a.shape(), b.shape());
       }
       case Cond::Kind::kNeg: {
         const auto v = operand(0);

@@ -9,6 +9,10 @@
 //     bool make(const ENodeRef& node, std::span<const Data* const> children, Data& out) const;
 //     // Merges `from` into `into` and says which side differs from the merged result.
 //     MergeResult merge(Data& into, const Data& from) const;
+//     // With kMayReject: whether two classes' data may be united at all. A rewrite whose
+//     // right-hand root could not be united with its matched class (an unsound rule, e.g. one
+//     // that changes a shape) is rejected like an invalid right-hand side.
+//     bool can_merge(const Data& a, const Data& b) const;
 //     // Optional: template <class G> void modify(G& egraph, Id eclass) const;
 //   };
 //

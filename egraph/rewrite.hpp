@@ -24,7 +24,8 @@ using Condition = std::function<bool(const EGraph<Analysis>&, std::span<const Id
 // derived from the matched classes' data), possibly adding literal e-nodes; `subst` has room for
 // every variable of the rule. False rejects the match (counted as invalid).
 template <class Analysis>
-using Binder = std::function<bool(EGraph<Analysis>&, std::span<const Id> roots, std::span<Id> subst)>;
+using Binder =
+    std::function<bool(EGraph<Analysis>&, std::span<const Id> roots, std::span<Id> subst)>;
 
 // What one application of a rewrite did.
 struct ApplyStats {
@@ -83,7 +84,8 @@ class Rewrite {
       return egraph::search(egraph, programs_[0], num_vars_, limit, skip_before, check_data);
     std::vector<Matches> parts;
     // Each pattern's matches in full: cutting them before the join could lose joined matches.
-    for (const Program& program : programs_) parts.push_back(egraph::search(egraph, program, num_vars_));
+    for (const Program& program : programs_)
+      parts.push_back(egraph::search(egraph, program, num_vars_));
     return join_matches(parts, limit);
   }
 
@@ -116,8 +118,10 @@ class Rewrite {
         subst = extended;
       }
       if constexpr (Analysis::kMayReject) {
-        if (!std::all_of(rhs_.begin(), rhs_.end(),
-                         [&](const Pattern& p) { return accepts(egraph, p, subst); })) {
+        bool valid = true;
+        for (std::size_t i = 0; i < rhs_.size() && valid; ++i)
+          valid = accepts(egraph, rhs_[i], subst, roots[i]);
+        if (!valid) {
           ++stats.invalid;
           continue;
         }
@@ -156,9 +160,10 @@ class Rewrite {
     return ids[pattern.root()];
   }
 
-  // Whether the analysis accepts every e-node the pattern would add (a dry run: nothing is added).
+  // Whether the analysis accepts every e-node the pattern would add (a dry run: nothing is added)
+  // and the pattern's root may be united with the matched class `root`.
   static bool accepts(const EGraph<Analysis>& egraph, const Pattern& pattern,
-                      std::span<const Id> subst) {
+                      std::span<const Id> subst, Id root) {
     using Data = typename EGraph<Analysis>::Data;
     const auto nodes = pattern.nodes();
     std::vector<Data> made(nodes.size());
@@ -194,7 +199,7 @@ class Rewrite {
         return false;
       data[i] = &made[i];
     }
-    return true;
+    return egraph.analysis().can_merge(*data[pattern.root()], egraph.data(root));
   }
 
   std::string name_;

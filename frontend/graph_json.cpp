@@ -196,8 +196,10 @@ class Reader {
     }
     attrs["id"] = next_opaque_id_++;
     attrs["output_shapes"] = tensor::encode_output_types(outputs);
-    node.opaque =
-        std::make_shared<tensor::OpaqueInfo>(tensor::OpaqueInfo{type.get<std::string>(), {}});
+    const json payload = object.value("payload", json(""));
+    if (!payload.is_string()) fail_at_node(node.name, "an opaque node's \"payload\" is a string");
+    node.opaque = std::make_shared<tensor::OpaqueInfo>(
+        tensor::OpaqueInfo{type.get<std::string>(), payload.get<std::string>()});
   }
 
   void read_outputs(const json& root) {
@@ -252,6 +254,7 @@ json node_json(const Graph& graph, const Node& node, bool with_values) {
     for (const auto& t : node.outputs)
       types.push_back({{"dtype", tensor::dtype_name(t.dtype)}, {"shape", t.shape}});
     out["output_types"] = std::move(types);
+    if (node.opaque && !node.opaque->payload.empty()) out["payload"] = node.opaque->payload;
   } else {
     for (std::size_t i = 0; i < node.attrs.size(); ++i)
       attrs[std::string(sig.attr(i).name)] = attr_json(node.attrs[i]);

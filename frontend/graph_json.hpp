@@ -11,7 +11,8 @@
 //    "outputs": ["s:0", {"name": "out", "tensor": "o"}]}
 //
 // Attributes are named as in the operator catalog; inputs are "node" or "node:output". Opaque
-// nodes keep their type and output types (a frontend's serialized payload is not stored).
+// nodes keep their type, output types and, as "payload", what their frontend needs to write them
+// back (for ONNX, the node in protobuf text format).
 #pragma once
 
 #include <string>

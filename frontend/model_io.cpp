@@ -7,6 +7,8 @@
 
 #include "frontend/graph_dot.hpp"
 #include "frontend/graph_json.hpp"
+#include "frontend/onnx_export.hpp"
+#include "frontend/onnx_import.hpp"
 #include "frontend/taso_model.hpp"
 #include "frontend/zoo.hpp"
 #include "support/error.hpp"
@@ -38,18 +40,22 @@ tensor::Graph load_model(const std::string& name_or_path) {
   if (extension == ".json") return graph_from_json(read_text_file(name_or_path), name_or_path);
   if (extension == ".model")
     return graph_from_taso_model(read_text_file(name_or_path), name_or_path);
-  throw Error(fmt::format("unsupported model format '{}' (supported: .json, .model)", extension),
-              SourceLocation::at(name_or_path));
+  if (extension == ".onnx") return graph_from_onnx(read_text_file(name_or_path), name_or_path);
+  throw Error(
+      fmt::format("unsupported model format '{}' (supported: .json, .model, .onnx)", extension),
+      SourceLocation::at(name_or_path));
 }
 
 void save_model(const tensor::Graph& graph, const std::string& path) {
   const std::string extension = extension_of(path);
   if (extension == ".json") {
     write_file_atomically(path, graph_to_json(graph));
+  } else if (extension == ".onnx") {
+    write_file_atomically(path, graph_to_onnx(graph, std::filesystem::path(path).stem().string()));
   } else if (extension == ".dot") {
     write_file_atomically(path, graph_to_dot(graph, std::filesystem::path(path).stem().string()));
   } else {
-    throw Error(fmt::format("cannot write format '{}' (supported: .json, .dot)", extension),
+    throw Error(fmt::format("cannot write format '{}' (supported: .json, .onnx, .dot)", extension),
                 SourceLocation::at(path));
   }
 }

@@ -1,5 +1,5 @@
 // Loading and saving models by name or path: a zoo name, or a file whose extension says its
-// format (.json, TASO's .model; ONNX comes with its importer).
+// format (.json, TASO's .model, .onnx).
 #pragma once
 
 #include <string>
@@ -10,7 +10,7 @@ namespace mctsat::frontend {
 
 // A zoo model name or a path; unknown names and unsupported extensions are clear errors.
 tensor::Graph load_model(const std::string& name_or_path);
-// Writes .json or .dot (atomically: nothing half-written on failure).
+// Writes .json, .onnx or .dot (atomically: nothing half-written on failure).
 void save_model(const tensor::Graph& graph, const std::string& path);
 
 }  // namespace mctsat::frontend

@@ -25,6 +25,12 @@ const Builder kBuilders[] = {
      zoo::build_resnext50},
     {{"resnet50", "TENSAT's ResNet-50: 16 bottleneck blocks on a 64x56x56 feature map"},
      zoo::build_resnet50},
+    {{"vgg19", "VGG-19 as in TASO's export: 16 convolutions, 3 dense layers, 224x224 image"},
+     zoo::build_vgg19},
+    {{"squeezenet", "SqueezeNet v1.1 as in TASO's export: 8 fire modules, 224x224 image"},
+     zoo::build_squeezenet},
+    {{"mobilenetv2", "MobileNet-v2 as in TASO's export: 17 inverted residual blocks, 224x224"},
+     zoo::build_mobilenetv2},
 };
 
 }  // namespace

@@ -1,6 +1,9 @@
 // The saturation strategy.
 #include "search/eqsat.hpp"
 
+#include <chrono>
+#include <limits>
+
 #include "search/rule_step.hpp"
 
 namespace mctsat::search {
@@ -14,7 +17,18 @@ egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rul
   auto runner = runner_options(state, step);
   runner.limits.iterations = options.iterations;
   runner.limits.seconds = options.seconds;
+  runner.limits.memory_bytes = options.memory_limit;
   runner.multi_iterations = options.multi_iterations;
+  if (options.progress) {
+    const auto start = std::chrono::steady_clock::now();
+    runner.after_iteration = [&options, start](const auto&, const egraph::IterationStats& stats) {
+      options.progress(
+          {stats.iteration + 1, options.iterations, std::numeric_limits<double>::quiet_NaN(),
+           stats.nodes,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+      return true;
+    };
+  }
   egraph::SimpleScheduler scheduler;
   return egraph::Runner<tensor::TensorAnalysis>(std::move(runner))
       .run(state.egraph, rules.rewrites(), scheduler);

@@ -1,6 +1,7 @@
 // The greedy baseline strategy.
 #include "search/greedy.hpp"
 
+#include <chrono>
 #include <optional>
 
 #include "search/rule_step.hpp"
@@ -13,6 +14,7 @@ GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
   StepOptions step;
   step.node_limit = options.node_limit;
   step.cycle_filter = options.cycle_filter;
+  const auto start = std::chrono::steady_clock::now();
   double current = cost(result.state);
   ++result.evaluations;
   for (std::size_t s = 0; s < options.max_steps; ++s) {
@@ -43,6 +45,10 @@ GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
     result.state = std::move(*best);
     result.committed.push_back(best_rule);
     current = best_cost;
+    if (options.progress)
+      options.progress(
+          {s + 1, options.max_steps, current, result.state.egraph.num_nodes(),
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
   }
   return result;
 }

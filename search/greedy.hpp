@@ -8,6 +8,7 @@
 
 #include "dsl/lowering.hpp"
 #include "search/mcts.hpp"
+#include "search/progress.hpp"
 #include "tensor/egraph_conversion.hpp"
 
 namespace mctsat::search {
@@ -16,6 +17,7 @@ struct GreedyOptions {
   std::size_t node_limit = 2'000;
   std::size_t max_steps = 200;
   bool cycle_filter = true;
+  ProgressCallback progress;  // after each committed rule
 };
 
 struct GreedyResult {

@@ -1,12 +1,21 @@
-// The MCTS planner: tree, simulations (selection, expansion, rollout, backup), receding horizon.
+// The MCTS planner: tree, simulations in waves (selection, parallel expansion and rollout,
+// backup), receding horizon.
 #include "search/mcts.hpp"
 
+#include <time.h>
 #include <algorithm>
+
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <unordered_map>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "search/rule_step.hpp"
 #include "support/error.hpp"
@@ -42,8 +51,32 @@ struct TreeNode {
   std::vector<int> children;  // per action
   std::vector<ActionStatus> status;
   std::size_t visits = 0;
-  double value = 0;  // sum of returns from this node's transition on
+  std::size_t in_flight = 0;  // simulations of the current wave whose path passes here
+  double value = 0;           // sum of returns from this node's transition on
   bool terminal = false;
+  std::size_t bytes = 0;  // the state's memory
+};
+
+// The untried actions of a node that simulations of the current wave expand, shared out among
+// them: claimant j of m tries order[j], order[j + m], ...
+struct Claim {
+  std::vector<std::size_t> order;  // the node's untried actions, shuffled
+  std::size_t claimants = 0;
+};
+
+// One simulation of a wave. Selection fills `path`, `claim` and `slot`; the parallel phase fills
+// the rest; the backup reads it.
+struct Simulation {
+  std::vector<std::size_t> path;  // tree nodes from the root to the selected leaf
+  const Claim* claim = nullptr;   // set when the leaf is expanded by this simulation
+  std::size_t slot = 0;           // this simulation's claimant number at the leaf
+  std::uint64_t seed = 0;
+  std::vector<std::size_t> pruned;      // actions found to change nothing at the leaf
+  std::unique_ptr<TensorEGraph> child;  // the expanded state, if any
+  std::size_t child_action = 0;
+  double child_cost = 0;
+  double rollout_return = 0;
+  double cpu_seconds = 0;  // of the parallel phase
 };
 
 class Planner {
@@ -52,7 +85,9 @@ class Planner {
       : rules_(rules),
         cost_(cost),
         options_(options),
+        batch_(std::max<std::size_t>(options.batch == 0 ? options.threads : options.batch, 1)),
         rng_(options.seed),
+        arena_(static_cast<int>(std::max<std::size_t>(options.threads, 1))),
         action_reward_(rules.size(), {0.0, 0}) {
     step_options_.node_limit = options.node_limit;
     step_options_.cycle_filter = options.cycle_filter;
@@ -60,12 +95,16 @@ class Planner {
 
   MctsResult run(TensorEGraph initial) {
     const auto start = Clock::now();
+    const double cpu_start = thread_cpu_seconds();
     MctsResult result;
     nodes_.clear();
-    nodes_.push_back(make_node(-1, 0, std::make_unique<TensorEGraph>(std::move(initial)), 0));
-    result.initial_cost = nodes_[0].cost;
-    nodes_[0].reward = 0;
+    auto root_state = std::make_unique<TensorEGraph>(std::move(initial));
+    const double root_cost = evaluate(*root_state);
+    nodes_.push_back(make_node(-1, 0, std::move(root_state), root_cost, root_cost));
+    tree_bytes_ = nodes_[0].bytes;
+    result.initial_cost = root_cost;
     result.stop_reason = "step limit";
+    report_progress(0, root_cost, start);
     for (std::size_t step = 0; step < options_.max_steps; ++step) {
       if (elapsed(start) >= options_.seconds) {
         result.stop_reason = "time limit";
@@ -75,9 +114,17 @@ class Planner {
         result.stop_reason = "node limit";
         break;
       }
+      if (tree_bytes_ >= options_.memory_limit) {
+        result.stop_reason = "memory limit";
+        break;
+      }
       std::size_t simulations = 0;
-      for (; simulations < options_.simulations && elapsed(start) < options_.seconds; ++simulations)
-        simulate();
+      while (simulations < options_.simulations && elapsed(start) < options_.seconds &&
+             tree_bytes_ < options_.memory_limit) {
+        const std::size_t wave = std::min(batch_, options_.simulations - simulations);
+        run_wave(wave);
+        simulations += wave;
+      }
       result.simulations += simulations;
       const int best = best_root_child();
       if (best < 0) {
@@ -94,46 +141,70 @@ class Planner {
       result.steps.push_back(
           {chosen.action, mean, chosen.cost, chosen.state->egraph.num_nodes(), simulations});
       commit(best);
+      report_progress(result.steps.size(), nodes_[0].cost, start);
     }
     result.state = std::move(*nodes_[0].state);
     result.evaluations = evaluations_;
     result.memo_hits = memo_hits_;
+    result.cpu_seconds = thread_cpu_seconds() - cpu_start;
+    result.simulation_cpu_seconds = simulation_cpu_;
+    result.critical_cpu_seconds = critical_cpu_;
     return result;
   }
 
  private:
+  static double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  }
+
   static double elapsed(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   }
 
+  void report_progress(std::size_t step, double cost, Clock::time_point start) const {
+    if (options_.progress)
+      options_.progress(
+          {step, options_.max_steps, cost, nodes_[0].state->egraph.num_nodes(), elapsed(start)});
+  }
+
+  // The state's extracted cost, memoized (thread-safe).
   double evaluate(const TensorEGraph& state) {
     const std::uint64_t key = structural_hash(state);
-    if (const auto found = memo_.find(key); found != memo_.end()) {
-      ++memo_hits_;
-      return found->second;
+    {
+      const std::lock_guard lock(memo_mutex_);
+      if (const auto found = memo_.find(key); found != memo_.end()) {
+        ++memo_hits_;
+        return found->second;
+      }
     }
-    ++evaluations_;
     const double cost = cost_(state);
+    const std::lock_guard lock(memo_mutex_);
+    ++evaluations_;
     memo_.emplace(key, cost);
     return cost;
   }
 
   TreeNode make_node(int parent, std::size_t action, std::unique_ptr<TensorEGraph> state,
-                     double parent_cost) {
+                     double cost, double parent_cost) const {
     TreeNode node;
     node.parent = parent;
     node.action = action;
-    node.cost = evaluate(*state);
-    node.reward = std::max(parent_cost - node.cost, 0.0);
+    node.cost = cost;
+    node.reward = std::max(parent_cost - cost, 0.0);
     node.terminal = state->egraph.num_nodes() >= options_.node_limit;
+    node.bytes = state->egraph.memory_bytes();
     node.state = std::move(state);
     node.children.assign(rules_.size(), -1);
     node.status.assign(rules_.size(), ActionStatus::kUntried);
     return node;
   }
 
-  // Applies one rule to a copy of `state`; nullptr when it changes nothing.
-  std::unique_ptr<TensorEGraph> apply(const TensorEGraph& state, std::size_t rule) {
+  // Applies one rule to a copy of `state`; nullptr when it changes nothing. Most rules match
+  // nothing in most states: a read-only search for one match saves the copy for those.
+  std::unique_ptr<TensorEGraph> apply(const TensorEGraph& state, std::size_t rule) const {
+    if (rules_.rewrite(rule).search(state.egraph, 1).size() == 0) return nullptr;
     auto next = std::make_unique<TensorEGraph>(state);
     std::vector<bool> enabled(rules_.size(), false);
     enabled[rule] = true;
@@ -142,80 +213,112 @@ class Planner {
     return next;
   }
 
+  // The UCT score with WU-UCT's in-flight simulations counted as visits of unknown outcome.
   double uct(const TreeNode& parent, const TreeNode& child) const {
-    const double n = static_cast<double>(child.visits);
+    const double n = static_cast<double>(child.visits + child.in_flight);
     if (n == 0) return std::numeric_limits<double>::infinity();
-    return child.value / n +
-           options_.exploration *
-               std::sqrt(2.0 *
-                         std::log(static_cast<double>(std::max<std::size_t>(parent.visits, 1))) /
-                         n);
+    const double mean = child.visits == 0 ? 0.0 : child.value / static_cast<double>(child.visits);
+    const double parent_n =
+        static_cast<double>(std::max<std::size_t>(parent.visits + parent.in_flight, 1));
+    return mean + options_.exploration * std::sqrt(2.0 * std::log(parent_n) / n);
   }
 
-  // Tries untried actions of `index` in random order; returns the new child or -1 when every
-  // untried action turned out to change nothing (they are pruned).
-  int expand(std::size_t index) {
-    std::vector<std::size_t> untried;
-    for (std::size_t a = 0; a < rules_.size(); ++a)
-      if (nodes_[index].status[a] == ActionStatus::kUntried) untried.push_back(a);
-    std::shuffle(untried.begin(), untried.end(), rng_);
-    for (std::size_t action : untried) {
-      auto next = apply(*nodes_[index].state, action);
-      if (!next) {
-        nodes_[index].status[action] = ActionStatus::kPruned;
-        continue;
-      }
-      const double parent_cost = nodes_[index].cost;
-      nodes_.push_back(make_node(static_cast<int>(index), action, std::move(next), parent_cost));
-      const int child = static_cast<int>(nodes_.size() - 1);
-      nodes_[index].status[action] = ActionStatus::kExpanded;
-      nodes_[index].children[action] = child;
-      return child;
-    }
-    return -1;
+  std::size_t untried_count(const TreeNode& node) const {
+    return static_cast<std::size_t>(
+        std::count(node.status.begin(), node.status.end(), ActionStatus::kUntried));
   }
 
-  bool has_untried(const TreeNode& node) const {
-    return std::any_of(node.status.begin(), node.status.end(),
-                       [](ActionStatus s) { return s == ActionStatus::kUntried; });
-  }
-
-  void simulate() {
-    std::vector<std::size_t> path{0};
+  // Selection of one simulation of a wave: descends by UCT until a node to expand (claimed for
+  // this simulation), a terminal node, or a node with no child to descend to.
+  void select(Simulation& sim, std::unordered_map<std::size_t, Claim>& claims) {
+    sim.path.assign(1, 0);
     std::size_t current = 0;
     while (!nodes_[current].terminal) {
       const TreeNode& node = nodes_[current];
+      const auto claim = claims.find(current);
+      const std::size_t claimed = claim == claims.end() ? 0 : claim->second.claimants;
       const bool any_visited_child = std::any_of(
           node.children.begin(), node.children.end(),
           [&](int c) { return c >= 0 && nodes_[static_cast<std::size_t>(c)].visits > 0; });
-      const bool expand_here = has_untried(node) && (current == 0 || !any_visited_child ||
-                                                     std::uniform_real_distribution<double>(
-                                                         0, 1)(rng_) < options_.expand_probability);
+      const bool expand_here =
+          untried_count(node) > claimed &&
+          (current == 0 || !any_visited_child ||
+           std::uniform_real_distribution<double>(0, 1)(rng_) < options_.expand_probability);
       if (expand_here) {
-        const int child = expand(current);
-        if (child >= 0) {
-          path.push_back(static_cast<std::size_t>(child));
-          current = static_cast<std::size_t>(child);
-          break;
+        Claim& c = claims[current];
+        if (c.claimants == 0) {
+          for (std::size_t a = 0; a < rules_.size(); ++a)
+            if (node.status[a] == ActionStatus::kUntried) c.order.push_back(a);
+          std::shuffle(c.order.begin(), c.order.end(), rng_);
         }
+        sim.claim = &c;
+        sim.slot = c.claimants++;
+        break;
       }
       int best = -1;
       double best_score = -std::numeric_limits<double>::infinity();
       for (std::size_t a = 0; a < rules_.size(); ++a) {
-        const int c = nodes_[current].children[a];
+        const int c = node.children[a];
         if (c < 0) continue;
-        const double score = uct(nodes_[current], nodes_[static_cast<std::size_t>(c)]);
+        const double score = uct(node, nodes_[static_cast<std::size_t>(c)]);
         if (score > best_score) {
           best_score = score;
           best = c;
         }
       }
-      if (best < 0) break;  // every action pruned: a leaf
-      path.push_back(static_cast<std::size_t>(best));
+      if (best < 0) break;  // every action pruned or claimed: a leaf
       current = static_cast<std::size_t>(best);
+      sim.path.push_back(current);
     }
-    double ret = rollout(current);
-    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    for (std::size_t index : sim.path) ++nodes_[index].in_flight;
+  }
+
+  // The parallel phase of one simulation: expansion of its claimed actions at the leaf (the first
+  // that changes the e-graph becomes the child), then a rollout. Reads the tree, writes `sim`.
+  void play(Simulation& sim) {
+    const double cpu_start = thread_cpu_seconds();
+    std::mt19937_64 rng(sim.seed);
+    const TreeNode& leaf = nodes_[sim.path.back()];
+    const TensorEGraph* from = leaf.state.get();
+    double from_cost = leaf.cost;
+    bool from_terminal = leaf.terminal;
+    if (sim.claim) {
+      const std::vector<std::size_t>& order = sim.claim->order;
+      for (std::size_t i = sim.slot; i < order.size(); i += sim.claim->claimants) {
+        auto next = apply(*leaf.state, order[i]);
+        if (!next) {
+          sim.pruned.push_back(order[i]);
+          continue;
+        }
+        sim.child_action = order[i];
+        sim.child_cost = evaluate(*next);
+        sim.child = std::move(next);
+        from = sim.child.get();
+        from_cost = sim.child_cost;
+        from_terminal = from->egraph.num_nodes() >= options_.node_limit;
+        break;
+      }
+    }
+    sim.rollout_return = from_terminal ? 0.0 : rollout(*from, from_cost, rng);
+    sim.cpu_seconds = thread_cpu_seconds() - cpu_start;
+  }
+
+  // Adds a simulation's expansion to the tree and backs its return up the path.
+  void backup(Simulation& sim) {
+    for (std::size_t index : sim.path) --nodes_[index].in_flight;
+    const std::size_t leaf = sim.path.back();
+    for (std::size_t action : sim.pruned) nodes_[leaf].status[action] = ActionStatus::kPruned;
+    if (sim.child) {
+      nodes_.push_back(make_node(static_cast<int>(leaf), sim.child_action, std::move(sim.child),
+                                 sim.child_cost, nodes_[leaf].cost));
+      const int child = static_cast<int>(nodes_.size() - 1);
+      tree_bytes_ += nodes_.back().bytes;
+      nodes_[leaf].status[sim.child_action] = ActionStatus::kExpanded;
+      nodes_[leaf].children[sim.child_action] = child;
+      sim.path.push_back(static_cast<std::size_t>(child));
+    }
+    double ret = sim.rollout_return;
+    for (auto it = sim.path.rbegin(); it != sim.path.rend(); ++it) {
       TreeNode& node = nodes_[*it];
       ret = node.reward + options_.gamma * ret;
       ++node.visits;
@@ -228,13 +331,41 @@ class Planner {
     }
   }
 
+  // `size` simulations: selected in order, played concurrently, backed up in order.
+  void run_wave(std::size_t size) {
+    std::unordered_map<std::size_t, Claim> claims;
+    std::vector<Simulation> wave(size);
+    for (Simulation& sim : wave) {
+      sim.seed = mix(options_.seed, ++simulations_started_);
+      select(sim, claims);
+    }
+    if (options_.threads <= 1 || size == 1) {
+      for (Simulation& sim : wave) play(sim);
+    } else {
+      arena_.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 1),
+                          [&](const tbb::blocked_range<std::size_t>& range) {
+                            for (std::size_t i = range.begin(); i != range.end(); ++i)
+                              play(wave[i]);
+                          });
+      });
+    }
+    double longest = 0;
+    for (Simulation& sim : wave) {
+      simulation_cpu_ += sim.cpu_seconds;
+      longest = std::max(longest, sim.cpu_seconds);
+      backup(sim);
+    }
+    critical_cpu_ += longest;
+  }
+
   // A random-order list of actions for a rollout step, following the policy.
-  std::vector<std::size_t> rollout_candidates() {
+  std::vector<std::size_t> rollout_candidates(std::mt19937_64& rng) const {
     std::vector<std::size_t> order(rules_.size());
     for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
-    std::shuffle(order.begin(), order.end(), rng_);
+    std::shuffle(order.begin(), order.end(), rng);
     if (options_.policy == RolloutPolicy::kHeavy &&
-        std::uniform_real_distribution<double>(0, 1)(rng_) >= options_.heavy_epsilon) {
+        std::uniform_real_distribution<double>(0, 1)(rng) >= options_.heavy_epsilon) {
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return mean_reward(a) > mean_reward(b);
       });
@@ -247,18 +378,18 @@ class Planner {
     return count == 0 ? 0.0 : sum / static_cast<double>(count);
   }
 
-  // The discounted return of a rollout of up to rollout_depth steps from a node's state.
-  double rollout(std::size_t index) {
-    if (nodes_[index].terminal || options_.rollout_depth == 0) return 0;
-    TensorEGraph state = *nodes_[index].state;
-    double previous = nodes_[index].cost;
+  // The discounted return of a rollout of up to rollout_depth steps from a state.
+  double rollout(const TensorEGraph& from, double from_cost, std::mt19937_64& rng) {
+    if (options_.rollout_depth == 0) return 0;
+    TensorEGraph state = from;
+    double previous = from_cost;
     double ret = 0, discount = 1;
     for (std::size_t depth = 0; depth < options_.rollout_depth; ++depth) {
       std::unique_ptr<TensorEGraph> next;
       double next_cost = 0;
       if (options_.policy == RolloutPolicy::kLookahead) {
         std::size_t tried = 0;
-        for (std::size_t action : rollout_candidates()) {
+        for (std::size_t action : rollout_candidates(rng)) {
           if (tried == options_.lookahead_width) break;
           auto candidate = apply(state, action);
           if (!candidate) continue;
@@ -270,7 +401,7 @@ class Planner {
           }
         }
       } else {
-        for (std::size_t action : rollout_candidates()) {
+        for (std::size_t action : rollout_candidates(rng)) {
           next = apply(state, action);
           if (next) break;
         }
@@ -324,17 +455,24 @@ class Planner {
     }
     kept[0].reward = 0;
     nodes_ = std::move(kept);
+    tree_bytes_ = 0;
+    for (const TreeNode& node : nodes_) tree_bytes_ += node.bytes;
   }
 
   const dsl::RuleSet& rules_;
   const StateCost& cost_;
   MctsOptions options_;
+  std::size_t batch_;
   StepOptions step_options_;
-  std::mt19937_64 rng_;
+  std::mt19937_64 rng_;  // selection's coin flips and expansion orders (main thread only)
+  tbb::task_arena arena_;
   std::vector<TreeNode> nodes_;
+  std::mutex memo_mutex_;
   std::unordered_map<std::uint64_t, double> memo_;
   std::vector<std::pair<double, std::size_t>> action_reward_;  // heavy policy: per rule
-  std::size_t evaluations_ = 0, memo_hits_ = 0;
+  std::size_t evaluations_ = 0, memo_hits_ = 0, simulations_started_ = 0;
+  std::size_t tree_bytes_ = 0;
+  double simulation_cpu_ = 0, critical_cpu_ = 0;  // the states' memory, summed over the tree
 };
 
 }  // namespace

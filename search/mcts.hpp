@@ -6,15 +6,31 @@
 // steps; reward = max(previous cost - extracted cost, 0), discounted by gamma; extracted costs
 // memoized by a structural hash of the e-graph. Receding horizon: `simulations` per planning step,
 // then the root action with the best mean value is committed, until no action helps, the node
-// limit is reached, or `max_steps`.
+// limit is reached, or `max_steps`. A simulation whose expansion finds only actions that change
+// nothing (all pruned) rolls out from the node it tried to expand.
+//
+// Parallel simulations (`threads`) follow WU-UCT (Liu et al., ICLR'20), the scheme the paper's
+// code descends from, in a synchronous form chosen for determinism: simulations run in waves of
+// `batch`. A wave's selections run one after another on the main thread, each counting the
+// simulations already in flight through a node as visits whose outcome is not yet known (WU-UCT's
+// O_s, so the wave spreads over the tree instead of repeating one path); then expansions and
+// rollouts -- the costly part: rule applications on e-graph snapshots and reward extractions --
+// run concurrently with oneTBB, each simulation with its own random stream derived from the seed
+// and its number; then the wave is backed up in order. Several simulations of a wave may expand
+// the same node: they split its untried actions (claimant j of m tries every m-th one). Nothing
+// depends on timing, so a seed gives the same search for every thread count given the same
+// `batch`; `batch` = 1 is the sequential algorithm. Tree parallelism with virtual loss was not
+// chosen: its threads race on the tree, so results would depend on scheduling.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "dsl/lowering.hpp"
+#include "search/progress.hpp"
 #include "tensor/egraph_conversion.hpp"
 
 namespace mctsat::search {
@@ -30,15 +46,22 @@ struct MctsOptions {
   double expand_probability = 0.5;  // below the root, once a child has been visited
   std::size_t max_steps = 200;      // planning steps
   std::size_t node_limit = 2'000;   // e-nodes
-  double seconds = 3600;            // wall-clock budget for the whole search
+  // Bytes of the e-graph snapshots the tree holds: simulations stop when they reach it, and the
+  // search stops when the tree is still this large after a commit.
+  std::size_t memory_limit = std::numeric_limits<std::size_t>::max();
+  double seconds = 3600;  // wall-clock budget for the whole search
   RolloutPolicy policy = RolloutPolicy::kRandom;
   double heavy_epsilon = 0.2;       // heavy policy: chance of a random action
   std::size_t lookahead_width = 5;  // lookahead policy: one-step candidates tried
   std::uint64_t seed = 1;
   bool cycle_filter = true;
+  std::size_t threads = 1;    // worker threads for a wave's expansions and rollouts
+  std::size_t batch = 0;      // simulations per wave; 0 = `threads`
+  ProgressCallback progress;  // after each committed step (best cost = the root's reward cost)
 };
 
-// The cost the reward extractor assigns to a state (lower is better).
+// The cost the reward extractor assigns to a state (lower is better). Called concurrently when
+// `threads` > 1.
 using StateCost = std::function<double(const tensor::TensorEGraph&)>;
 
 struct MctsStep {
@@ -52,11 +75,18 @@ struct MctsStep {
 struct MctsResult {
   tensor::TensorEGraph state;  // the final e-graph (all committed actions applied)
   std::vector<MctsStep> steps;
-  std::string
-      stop_reason;  // "no improving action", "node limit", "step limit", "time limit", "saturated"
+  std::string stop_reason;  // "no improving action", "node limit", "step limit", "time limit",
+                            // "memory limit", "saturated"
   std::size_t simulations = 0;
-  std::size_t evaluations = 0;  // reward extractions actually run
-  std::size_t memo_hits = 0;    // reward extractions answered from the memo
+  // Reward extractions run and answered from the memo (with several threads, two simulations may
+  // both miss on one state, so these two counts, unlike the search, may vary from run to run).
+  std::size_t evaluations = 0;
+  std::size_t memo_hits = 0;
+  // CPU time (thread time, so other processes do not inflate it) of the whole search on the
+  // calling thread, of all simulations' expansions and rollouts, and of each wave's longest
+  // simulation, summed over waves. From a one-thread run, cpu / (cpu - simulation + critical)
+  // projects the speedup of running each wave's simulations on as many threads.
+  double cpu_seconds = 0, simulation_cpu_seconds = 0, critical_cpu_seconds = 0;
   double initial_cost = 0;
 };
 

@@ -1,11 +1,13 @@
 // Running a strategy, the final extraction and the comparison with the input graph.
 #include "search/optimizer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "extract/tensor_problem.hpp"
 #include "search/greedy.hpp"
@@ -24,13 +26,15 @@ double since(Clock::time_point start) {
 }  // namespace
 
 std::vector<std::string> strategy_names() {
-  return {"eqsat", "mcts", "greedy"};
+  return {"eqsat", "mcts", "greedy", "taso"};
 }
 
 OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
                         const tensor::CostModel& model, const OptimizeOptions& options) {
-  if (options.strategy != "eqsat" && options.strategy != "mcts" && options.strategy != "greedy")
-    throw Error(fmt::format("unknown strategy '{}' (eqsat, mcts, greedy)", options.strategy));
+  const auto names = strategy_names();
+  if (std::find(names.begin(), names.end(), options.strategy) == names.end())
+    throw Error(
+        fmt::format("unknown strategy '{}' ({})", options.strategy, fmt::join(names, ", ")));
   const auto final_extractor = extract::make_extractor(options.final_extract, options.extractor);
   const auto reward_extractor = extract::make_extractor(options.extract, options.extractor);
 
@@ -39,7 +43,9 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
   tensor::TensorEGraph state = tensor::to_egraph(graph);
   const auto start = Clock::now();
   if (options.strategy == "eqsat") {
-    const egraph::RunReport report = run_eqsat(state, rules, options.eqsat);
+    EqsatOptions eqsat = options.eqsat;
+    if (options.progress) eqsat.progress = options.progress;
+    const egraph::RunReport report = run_eqsat(state, rules, eqsat);
     result.stop_reason =
         report.stop_detail.empty() ? egraph::stop_reason_name(report.stop) : report.stop_detail;
     result.iterations = report.iterations.size();
@@ -58,6 +64,7 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
     greedy.node_limit = options.mcts.node_limit;
     greedy.max_steps = options.mcts.max_steps;
     greedy.cycle_filter = options.mcts.cycle_filter;
+    greedy.progress = options.progress;
     GreedyResult run = run_greedy(std::move(state), rules, cost, greedy);
     state = std::move(run.state);
     result.stop_reason = run.stop_reason;
@@ -65,12 +72,25 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
     std::map<std::string, std::size_t> used;
     for (std::size_t rule : run.committed) ++used[rules.rule(rule).name];
     result.rules_used.assign(used.begin(), used.end());
+  } else if (options.strategy == "taso") {
+    TasoOptions taso = options.taso;
+    if (options.progress) taso.progress = options.progress;
+    result.taso = run_taso(graph, rules, model, taso);
+    state = tensor::to_egraph(result.taso.graph);
+    result.taso.graph = tensor::Graph();
+    result.stop_reason = result.taso.stop_reason;
+    result.iterations = result.taso.explored;
+    std::map<std::string, std::size_t> used;
+    for (std::size_t rule : result.taso.applied) ++used[rules.rule(rule).name];
+    result.rules_used.assign(used.begin(), used.end());
   } else {
     const extract::Extractor& reward = *reward_extractor;
     const StateCost cost = [&](const tensor::TensorEGraph& s) {
       return reward.extract(extract::problem_from_tensor(s, model)).dag_cost;
     };
-    result.mcts = run_mcts(std::move(state), rules, cost, options.mcts);
+    MctsOptions mcts = options.mcts;
+    if (options.progress) mcts.progress = options.progress;
+    result.mcts = run_mcts(std::move(state), rules, cost, mcts);
     state = std::move(result.mcts.state);
     result.stop_reason = result.mcts.stop_reason;
     result.iterations = result.mcts.steps.size();

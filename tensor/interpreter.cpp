@@ -7,19 +7,10 @@
 #include <fmt/format.h>
 
 #include "support/error.hpp"
+#include "support/stable_hash.hpp"
 
 namespace mctsat::tensor {
 namespace {
-
-// 64-bit FNV-1a: a fixed hash of a stream name (std::hash is not portable across libraries).
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
 
 // The splitmix64 finalizer: spreads every input bit over the whole word.
 std::uint64_t mix(std::uint64_t x) {

@@ -274,6 +274,10 @@ bool TensorAnalysis::make(const egraph::ENodeRef& node, std::span<const Data* co
   return true;
 }
 
+bool TensorAnalysis::can_merge(const Data& a, const Data& b) const {
+  return same_value(*this, a, b);
+}
+
 egraph::MergeResult TensorAnalysis::merge(Data& into, const Data& from) const {
   if (!same_value(*this, into, from)) {
     fmt::print(stderr, "internal error: merging e-classes of different values: {} and {}\n",

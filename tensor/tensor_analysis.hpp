@@ -92,6 +92,8 @@ class TensorAnalysis {
   // Unites two classes' data: kinds and types must be equal (MCTSAT_ASSERT otherwise); weight_only
   // is either side's; a split hint is kept when either side has one (`into`'s first).
   egraph::MergeResult merge(Data& into, const Data& from) const;
+  // Whether two classes may be united: the same kind and the same value or type.
+  bool can_merge(const Data& a, const Data& b) const;
 
   // The tensor inputs and attributes of a tensor operator's e-node, in signature order, from its
   // children's data (opaque e-nodes: attributes from the table). False on a wrong-kind child or a

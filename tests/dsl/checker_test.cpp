@@ -141,6 +141,12 @@ TEST_CASE("every checker diagnostic, with its position") {
         "dim takes 2 arguments, got 1");
   check("rule r: (matmul ?a ?x ?y) => (matmul ?a ?x ?y) where rank(?a) == 1\n", 1, 59,
         "rank takes a tensor, but ?a is an integer");
+  check("rule r: (ewadd ?x ?y) => (ewadd ?y ?x) where same_shape(?x) \n", 1, 46,
+        "same_shape takes 2 arguments, got 1");
+  check("rule r: (matmul ?a ?x ?y) => (matmul ?a ?y ?x) where same_shape(?x, ?a)\n", 1, 69,
+        "same_shape takes a tensor, but ?a is an integer");
+  check("rule r: (ewadd ?x ?y) => (ewadd ?y ?x) where same_shape(?x, ?y) + 1 == 2\n", 1, 46,
+        "expected an integer expression, got a condition");
   check("axiom a: forall ?x. (ewadd ?x ?y) == (ewadd ?y ?x)\n", 1, 31,
         "?y is not declared in the axiom's forall");
 }

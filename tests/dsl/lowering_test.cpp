@@ -117,6 +117,26 @@ TEST_CASE("an ill-shaped right-hand side is skipped and counted, never added") {
   CHECK(s.applied.at("swap") == 0);
 }
 
+TEST_CASE("a right-hand side of another shape than its match is rejected, never merged") {
+  // Sound for TASO's non-broadcasting ewadd, not for ours: the right-hand side is well-formed
+  // but [2, 3] where the match is [2, 4] (the verifier's shape check finds the same).
+  const dsl::RuleSet rules = rules_from(
+      "rule unsound: (concat 1 2 (ewadd ?x1 ?x2) (ewadd ?x2 ?x3))\n"
+      "  => (ewadd (concat 1 2 ?x1 ?x2) (concat 1 2 ?x2 ?x3))\n"
+      "rule guarded: (concat 1 2 (ewadd ?x1 ?x2) (ewadd ?x2 ?x3))\n"
+      "  => (ewadd (concat 1 2 ?x1 ?x2) (concat 1 2 ?x2 ?x3))\n"
+      "  where same_shape(?x1, ?x2) and same_shape(?x2, ?x3)\n");
+  GraphBuilder b;
+  const auto x2 = b.input("x2", {2, 1});
+  b.output("y",
+           b.concat(1, {b.ewadd(b.input("x1", {2, 2}), x2), b.ewadd(x2, b.input("x3", {2, 2}))}));
+  const Saturated s = saturate(std::move(b).finish(), rules);
+  CHECK(s.report.iterations[0].rules[0].apply.invalid == 1);
+  CHECK(s.report.iterations[0].rules[1].apply.rejected == 1);
+  CHECK(s.applied.at("unsound") == 0);
+  CHECK(s.applied.at("guarded") == 0);
+}
+
 TEST_CASE("TENSAT's two-argument split takes its sizes from the matched roots") {
   const dsl::RuleSet rules = rules_from(
       "rule share-input:\n"

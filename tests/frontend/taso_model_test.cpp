@@ -311,6 +311,6 @@ TEST_CASE("load_model reads .model files and names the file in errors") {
     frontend::load_model(MCTSAT_REFERENCE_DIR "/tensat/op_table.txt");
     FAIL("expected an error");
   } catch (const Error& e) {
-    CHECK(e.message() == "unsupported model format '.txt' (supported: .json, .model)");
+    CHECK(e.message() == "unsupported model format '.txt' (supported: .json, .model, .onnx)");
   }
 }

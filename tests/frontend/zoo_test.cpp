@@ -113,6 +113,9 @@ TEST_CASE("every zoo model builds and validates, with its operators, parameters 
       {"nasneta", 383, 39838528, {{1, 3, 224, 224}}, {{1, 5120, 7, 7}}},
       {"resnext50", 86, 22911680, {{1, 3, 224, 224}}, {{1, 2048, 7, 7}}},
       {"resnet50", 84, 23445504, {{1, 64, 56, 56}}, {{1, 2048, 7, 7}}},
+      {"vgg19", 50, 143652544, {{1, 3, 224, 224}}, {{1, 1000}}},
+      {"squeezenet", 66, 1231552, {{1, 3, 224, 224}}, {{1, 1000}}},
+      {"mobilenetv2", 155, 3539136, {{1, 3, 224, 224}}, {{1, 1000}}},
   };
   const auto entries = frontend::zoo_models();
   REQUIRE(entries.size() == expected.size());
@@ -218,12 +221,12 @@ TEST_CASE("load_model explains unknown names and formats") {
   } catch (const Error& e) {
     CHECK(e.message() ==
           "'no-such-model' is neither a file nor a zoo model (zoo: demo, bert, nasrnn, nasneta, "
-          "resnext50, resnet50)");
+          "resnext50, resnet50, vgg19, squeezenet, mobilenetv2)");
   }
   try {
     frontend::load_model(MCTSAT_SOURCE_DIR "/README.md");
     FAIL("expected an error");
   } catch (const Error& e) {
-    CHECK(e.message() == "unsupported model format '.md' (supported: .json, .model)");
+    CHECK(e.message() == "unsupported model format '.md' (supported: .json, .model, .onnx)");
   }
 }

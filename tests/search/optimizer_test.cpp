@@ -1,6 +1,6 @@
 // Search strategies end to end on small graphs with a known better form: two products sharing an
 // input are merged into one wider product. Results are checked numerically with the reference
-// interpreter; MCTS is deterministic for a seed; stop reasons are reported.
+// interpreter; MCTS is deterministic for a seed; every strategy's stop reasons are reported.
 #include <cmath>
 
 #include <doctest/doctest.h>
@@ -72,7 +72,7 @@ TEST_CASE("each strategy merges the shared-input products and keeps the outputs"
   const dsl::RuleSet set = rules();
   const RooflineCostModel model(builtin_profile("v100"));
   const Graph graph = shared_input_graph();
-  for (const char* strategy : {"eqsat", "mcts", "greedy"}) {
+  for (const char* strategy : {"eqsat", "mcts", "greedy", "taso"}) {
     CAPTURE(std::string(strategy));
     const search::OptimizeResult result =
         search::optimize(graph, set, model, base_options(strategy));
@@ -120,6 +120,24 @@ TEST_CASE("mcts prunes actions that change nothing and reports why it stopped") 
   CHECK(run([](search::OptimizeOptions& o) { o.mcts.node_limit = 10; }).stop_reason ==
         "node limit");
   CHECK(run([](search::OptimizeOptions& o) { o.mcts.seconds = 1e-9; }).stop_reason == "time limit");
+  CHECK(run([](search::OptimizeOptions& o) { o.mcts.memory_limit = 1; }).stop_reason ==
+        "memory limit");
+}
+
+TEST_CASE("greedy and taso report why they stopped") {
+  const dsl::RuleSet set = rules();
+  const RooflineCostModel model(builtin_profile("v100"));
+  auto stop = [&](const char* strategy, auto&& tweak) {
+    search::OptimizeOptions options = base_options(strategy);
+    tweak(options);
+    return search::optimize(shared_input_graph(), set, model, options).stop_reason;
+  };
+  const auto none = [](search::OptimizeOptions&) {};
+  CHECK(stop("greedy", none) == "no improving rule");
+  CHECK(stop("greedy", [](search::OptimizeOptions& o) { o.mcts.max_steps = 1; }) == "step limit");
+  CHECK(stop("greedy", [](search::OptimizeOptions& o) { o.mcts.node_limit = 10; }) == "node limit");
+  CHECK(stop("taso", none) == "queue empty");
+  CHECK(stop("taso", [](search::OptimizeOptions& o) { o.taso.budget = 1; }) == "budget");
 }
 
 TEST_CASE("eqsat reports its stop reason and the rules it used") {
@@ -135,6 +153,12 @@ TEST_CASE("eqsat reports its stop reason and the rules it used") {
   options.eqsat.iterations = 1;
   CHECK(search::optimize(shared_input_graph(), set, model, options).stop_reason ==
         "iteration limit");
+  options = base_options("eqsat");
+  options.eqsat.node_limit = 10;
+  CHECK(search::optimize(shared_input_graph(), set, model, options).stop_reason == "node limit");
+  options = base_options("eqsat");
+  options.eqsat.memory_limit = 1;
+  CHECK(search::optimize(shared_input_graph(), set, model, options).stop_reason == "memory limit");
 }
 
 TEST_CASE("unknown strategies and extractors are clear errors") {
@@ -142,7 +166,7 @@ TEST_CASE("unknown strategies and extractors are clear errors") {
   const RooflineCostModel model(builtin_profile("v100"));
   search::OptimizeOptions options = base_options("annealing");
   CHECK_THROWS_WITH_AS(search::optimize(shared_input_graph(), set, model, options),
-                       "error: unknown strategy 'annealing' (eqsat, mcts, greedy)", Error);
+                       "error: unknown strategy 'annealing' (eqsat, mcts, greedy, taso)", Error);
   options = base_options("eqsat");
   options.final_extract = "magic";
   CHECK_THROWS_AS(search::optimize(shared_input_graph(), set, model, options), Error);

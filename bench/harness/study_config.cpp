@@ -1,0 +1,577 @@
+// Parsing and expanding bench config files. Each value is checked where it is read, and an error
+// names the file and the JSON path (e.g. /configurations/1/mcts/node_limit) of the bad value.
+#include "bench/harness/study_config.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "extract/extractor.hpp"
+#include "frontend/zoo.hpp"
+#include "support/error.hpp"
+#include "support/files.hpp"
+#include "support/json_text.hpp"
+
+namespace mctsat::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using search::OptimizeOptions;
+
+// Reads values out of the config, raising errors at file + JSON path.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
+    throw Error(fmt::format("{}: {}", path.empty() ? "/" : path, message),
+                SourceLocation::at(file_));
+  }
+  const json& object(const json& value, const std::string& path) const {
+    if (!value.is_object()) fail(path, fmt::format("expected an object, got {}", describe(value)));
+    return value;
+  }
+  const json& array(const json& value, const std::string& path, bool non_empty) const {
+    if (!value.is_array()) fail(path, fmt::format("expected an array, got {}", describe(value)));
+    if (non_empty && value.empty()) fail(path, "expected a non-empty array");
+    return value;
+  }
+  std::string string(const json& value, const std::string& path) const {
+    if (!value.is_string() || value.get<std::string>().empty())
+      fail(path, fmt::format("expected a non-empty string, got {}", describe(value)));
+    return value.get<std::string>();
+  }
+  std::vector<std::string> strings(const json& value, const std::string& path) const {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < array(value, path, false).size(); ++i)
+      out.push_back(string(value[i], fmt::format("{}/{}", path, i)));
+    return out;
+  }
+  bool boolean(const json& value, const std::string& path) const {
+    if (!value.is_boolean())
+      fail(path, fmt::format("expected true or false, got {}", describe(value)));
+    return value.get<bool>();
+  }
+  double number(const json& value, const std::string& path, double min, bool min_inclusive,
+                double max = 1e300) const {
+    if (!value.is_number()) fail(path, fmt::format("expected a number, got {}", describe(value)));
+    const double v = value.get<double>();
+    if (v < min || (!min_inclusive && v == min) || v > max)
+      fail(path,
+           fmt::format("{} is out of range ({} {}{})", value.dump(), min_inclusive ? ">=" : ">",
+                       min, max < 1e300 ? fmt::format(" and <= {}", max) : ""));
+    return v;
+  }
+  std::uint64_t integer(const json& value, const std::string& path, std::uint64_t min) const {
+    // nlohmann_json stores non-negative integers as unsigned numbers.
+    if (!value.is_number_unsigned())
+      fail(path, fmt::format("expected a non-negative integer, got {}", describe(value)));
+    const auto v = value.get<std::uint64_t>();
+    if (v < min) fail(path, fmt::format("{} is out of range (>= {})", v, min));
+    return v;
+  }
+  // Rejects keys outside `known`.
+  void only(const json& value, const std::string& path,
+            std::initializer_list<std::string_view> known) const {
+    for (const auto& [key, _] : value.items())
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        std::string list;
+        for (auto k : known) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
+        fail(fmt::format("{}/{}", path, key),
+             fmt::format("unknown key '{}' (known: {})", key, list));
+      }
+  }
+  const std::string& file() const { return file_; }
+
+ private:
+  static std::string describe(const json& value) {
+    std::string text = value.dump();
+    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    return fmt::format("{} {}", value.type_name(), text);
+  }
+  std::string file_;
+};
+
+// One search parameter: its name, how it is checked and stored, and how it is read back.
+struct Parameter {
+  std::string name;
+  std::function<void(const Reader&, const json&, const std::string&, OptimizeOptions&)> set;
+  std::function<json(const OptimizeOptions&)> get;
+};
+
+template <typename T>
+Parameter uint_param(std::string name, T OptimizeOptions::*group, std::size_t T::*field,
+                     std::uint64_t min) {
+  return {std::move(name),
+          [=](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+            o.*group.*field = r.integer(v, path, min);
+          },
+          [=](const OptimizeOptions& o) { return json(o.*group.*field); }};
+}
+
+template <typename T>
+Parameter real_param(std::string name, T OptimizeOptions::*group, double T::*field, double min,
+                     bool min_inclusive, double max = 1e300) {
+  return {std::move(name),
+          [=](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+            o.*group.*field = r.number(v, path, min, min_inclusive, max);
+          },
+          [=](const OptimizeOptions& o) { return json(o.*group.*field); }};
+}
+
+Parameter choice_param(std::string name, std::string OptimizeOptions::*field,
+                       std::vector<std::string> (*choices)()) {
+  return {std::move(name),
+          [=](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+            const std::string value = r.string(v, path);
+            const auto known = choices();
+            if (std::find(known.begin(), known.end(), value) == known.end())
+              r.fail(path,
+                     fmt::format("unknown value '{}' (known: {})", value, fmt::join(known, ", ")));
+            o.*field = value;
+          },
+          [=](const OptimizeOptions& o) { return json(o.*field); }};
+}
+
+std::string policy_name(search::RolloutPolicy policy) {
+  switch (policy) {
+    case search::RolloutPolicy::kRandom:
+      return "random";
+    case search::RolloutPolicy::kHeavy:
+      return "heavy";
+    case search::RolloutPolicy::kLookahead:
+      return "lookahead";
+  }
+  return "random";
+}
+
+const std::vector<Parameter>& parameters() {
+  using search::EqsatOptions;
+  using search::MctsOptions;
+  static const std::vector<Parameter> table = [] {
+    std::vector<Parameter> p;
+    p.push_back(choice_param("strategy", &OptimizeOptions::strategy, &search::strategy_names));
+    p.push_back(choice_param("extract", &OptimizeOptions::extract, &extract::extractor_names));
+    p.push_back(
+        choice_param("final_extract", &OptimizeOptions::final_extract, &extract::extractor_names));
+    p.push_back(real_param("ilp_seconds", &OptimizeOptions::extractor,
+                           &extract::ExtractorOptions::time_limit_seconds, 0, false));
+    // The search's own time budget (both strategies), not the run's hard limit.
+    p.push_back({"search_seconds",
+                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+                   o.mcts.seconds = o.eqsat.seconds = o.taso.seconds = r.number(v, path, 0, false);
+                 },
+                 [](const OptimizeOptions& o) { return json(o.mcts.seconds); }});
+    p.push_back({"cycle_filter",
+                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+                   o.mcts.cycle_filter = o.eqsat.cycle_filter = r.boolean(v, path);
+                 },
+                 [](const OptimizeOptions& o) { return json(o.mcts.cycle_filter); }});
+    p.push_back(
+        uint_param("eqsat.node_limit", &OptimizeOptions::eqsat, &EqsatOptions::node_limit, 1));
+    p.push_back(
+        uint_param("eqsat.iterations", &OptimizeOptions::eqsat, &EqsatOptions::iterations, 0));
+    p.push_back(
+        uint_param("eqsat.k_multi", &OptimizeOptions::eqsat, &EqsatOptions::multi_iterations, 0));
+    p.push_back(uint_param("eqsat.threads", &OptimizeOptions::eqsat, &EqsatOptions::threads, 1));
+    p.push_back(
+        uint_param("mcts.simulations", &OptimizeOptions::mcts, &MctsOptions::simulations, 1));
+    p.push_back(
+        uint_param("mcts.rollout_depth", &OptimizeOptions::mcts, &MctsOptions::rollout_depth, 0));
+    p.push_back(real_param("mcts.gamma", &OptimizeOptions::mcts, &MctsOptions::gamma, 0, true, 1));
+    p.push_back(
+        real_param("mcts.exploration", &OptimizeOptions::mcts, &MctsOptions::exploration, 0, true));
+    p.push_back(real_param("mcts.expand_probability", &OptimizeOptions::mcts,
+                           &MctsOptions::expand_probability, 0, true, 1));
+    p.push_back(uint_param("mcts.max_steps", &OptimizeOptions::mcts, &MctsOptions::max_steps, 1));
+    p.push_back(uint_param("mcts.node_limit", &OptimizeOptions::mcts, &MctsOptions::node_limit, 1));
+    p.push_back({"mcts.policy",
+                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+                   const std::string name = r.string(v, path);
+                   if (name != "random" && name != "heavy" && name != "lookahead")
+                     r.fail(path, fmt::format("unknown rollout policy '{}' (known: random, heavy, "
+                                              "lookahead)",
+                                              name));
+                   o.mcts.policy = search::parse_rollout_policy(name);
+                 },
+                 [](const OptimizeOptions& o) { return json(policy_name(o.mcts.policy)); }});
+    p.push_back(real_param("mcts.heavy_epsilon", &OptimizeOptions::mcts,
+                           &MctsOptions::heavy_epsilon, 0, true, 1));
+    p.push_back(uint_param("mcts.lookahead_width", &OptimizeOptions::mcts,
+                           &MctsOptions::lookahead_width, 1));
+    // Parallel MCTS: worker threads, and simulations per wave (0: the thread count). A seed gives
+    // the same search for every thread count at a fixed batch.
+    p.push_back(uint_param("mcts.threads", &OptimizeOptions::mcts, &MctsOptions::threads, 1));
+    p.push_back(uint_param("mcts.batch", &OptimizeOptions::mcts, &MctsOptions::batch, 0));
+    // TASO's backtracking search.
+    p.push_back(
+        real_param("taso.alpha", &OptimizeOptions::taso, &search::TasoOptions::alpha, 1, true));
+    p.push_back(uint_param("taso.budget", &OptimizeOptions::taso, &search::TasoOptions::budget, 1));
+    p.push_back(real_param("taso.max_ops_factor", &OptimizeOptions::taso,
+                           &search::TasoOptions::max_ops_factor, 0, false));
+    p.push_back(
+        uint_param("taso.threads", &OptimizeOptions::taso, &search::TasoOptions::threads, 1));
+    return p;
+  }();
+  return table;
+}
+
+const Parameter* find_parameter(const std::string& name) {
+  for (const Parameter& p : parameters())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+// A configuration's parameters as flat name -> (value, JSON path): nested "eqsat", "mcts" and
+// "taso" objects become "eqsat.x", "mcts.x", "taso.x".
+using FlatParameters = std::vector<std::pair<std::string, std::pair<json, std::string>>>;
+
+void flatten(const json& object, const std::string& path, FlatParameters& out,
+             std::initializer_list<std::string_view> reserved) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(reserved.begin(), reserved.end(), key) != reserved.end()) continue;
+    const std::string where = fmt::format("{}/{}", path, key);
+    if ((key == "eqsat" || key == "mcts" || key == "taso") && value.is_object()) {
+      for (const auto& [inner, v] : value.items())
+        out.push_back({key + "." + inner, {v, fmt::format("{}/{}", where, inner)}});
+    } else {
+      out.push_back({key, {value, where}});
+    }
+  }
+}
+
+void apply(const Reader& r, const std::string& name, const json& value, const std::string& path,
+           OptimizeOptions& options) {
+  if (name == "mcts.seed") r.fail(path, "seeds are given by the top-level \"seeds\" list");
+  const Parameter* p = find_parameter(name);
+  if (p == nullptr)
+    r.fail(path, fmt::format("unknown parameter '{}' (known: {})", name,
+                             fmt::join(parameter_names(), ", ")));
+  p->set(r, value, path, options);
+}
+
+Limits read_limits(const Reader& r, const json& value, const std::string& path, Limits limits) {
+  r.only(r.object(value, path), path, {"seconds", "memory_mb"});
+  if (value.contains("seconds"))
+    limits.seconds = r.number(value["seconds"], path + "/seconds", 0, false);
+  if (value.contains("memory_mb"))
+    limits.memory_mb = r.integer(value["memory_mb"], path + "/memory_mb", 0);
+  return limits;
+}
+
+std::string resolve(const fs::path& base, const std::string& path) {
+  const fs::path p(path);
+  return p.is_absolute() ? path : (base / p).lexically_normal().string();
+}
+
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string value_label(const json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+void read_models(const Reader& r, const json& root, const fs::path& base, Study& study) {
+  if (!root.contains("models")) r.fail("/models", "missing (a list of zoo names or model files)");
+  const json& models = r.array(root["models"], "/models", true);
+  std::vector<std::string> zoo;
+  for (const auto& entry : frontend::zoo_models()) zoo.emplace_back(entry.name);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    const std::string path = fmt::format("/models/{}", i);
+    ModelSpec model;
+    if (models[i].is_object()) {
+      r.only(models[i], path, {"name", "path"});
+      if (!models[i].contains("path")) r.fail(path + "/path", "missing");
+      model.source = r.string(models[i]["path"], path + "/path");
+      model.name = models[i].contains("name") ? r.string(models[i]["name"], path + "/name")
+                                              : fs::path(model.source).stem().string();
+    } else {
+      model.source = r.string(models[i], path);
+      model.name = std::find(zoo.begin(), zoo.end(), model.source) != zoo.end()
+                       ? model.source
+                       : fs::path(model.source).stem().string();
+    }
+    if (std::find(zoo.begin(), zoo.end(), model.source) == zoo.end()) {
+      model.source = resolve(base, model.source);
+      if (!fs::exists(model.source))
+        r.fail(path, fmt::format("'{}' is neither a zoo model ({}) nor an existing file",
+                                 model.source, fmt::join(zoo, ", ")));
+    }
+    if (!names.insert(model.name).second)
+      r.fail(path, fmt::format("model name '{}' is used twice", model.name));
+    study.models.push_back(std::move(model));
+  }
+}
+
+void read_rules(const Reader& r, const json& root, const fs::path& base,
+                const std::vector<std::string>& default_rules, Study& study) {
+  if (!root.contains("rules")) {
+    study.rules.push_back({"default", default_rules, {}});
+    return;
+  }
+  const json& sets = r.array(root["rules"], "/rules", true);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const std::string path = fmt::format("/rules/{}", i);
+    r.only(r.object(sets[i], path), path,
+           {"name", "paths", "rulesets", "tags", "exclude_tags", "names"});
+    RulesSpec spec;
+    if (!sets[i].contains("name")) r.fail(path + "/name", "missing");
+    spec.name = r.string(sets[i]["name"], path + "/name");
+    if (!names.insert(spec.name).second)
+      r.fail(path + "/name", fmt::format("rule set name '{}' is used twice", spec.name));
+    if (sets[i].contains("paths")) {
+      const auto paths = r.strings(sets[i]["paths"], path + "/paths");
+      for (std::size_t p = 0; p < paths.size(); ++p) {
+        spec.paths.push_back(resolve(base, paths[p]));
+        if (!fs::exists(spec.paths.back()))
+          r.fail(fmt::format("{}/paths/{}", path, p),
+                 fmt::format("no such file or directory '{}'", spec.paths.back()));
+      }
+    }
+    if (spec.paths.empty()) spec.paths = default_rules;
+    auto list = [&](const char* key, std::vector<std::string>& out) {
+      if (sets[i].contains(key)) out = r.strings(sets[i][key], fmt::format("{}/{}", path, key));
+    };
+    list("rulesets", spec.selection.rulesets);
+    list("tags", spec.selection.tags);
+    list("exclude_tags", spec.selection.exclude_tags);
+    list("names", spec.selection.names);
+    study.rules.push_back(std::move(spec));
+  }
+}
+
+void read_costs(const Reader& r, const json& root, const fs::path& base, Study& study) {
+  if (!root.contains("cost_models")) {
+    study.costs.push_back({"roofline-v100", {}});
+    return;
+  }
+  const json& costs = r.array(root["cost_models"], "/cost_models", true);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < costs.size(); ++i) {
+    const std::string path = fmt::format("/cost_models/{}", i);
+    r.only(r.object(costs[i], path), path, {"name", "model", "device", "table", "fallback"});
+    CostSpec cost;
+    const json& c = costs[i];
+    if (c.contains("model")) cost.spec.model = r.string(c["model"], path + "/model");
+    if (cost.spec.model != "roofline" && cost.spec.model != "table")
+      r.fail(path + "/model",
+             fmt::format("unknown cost model '{}' (known: roofline, table)", cost.spec.model));
+    if (c.contains("device")) {
+      cost.spec.device = r.string(c["device"], path + "/device");
+      if (cost.spec.device.ends_with(".json")) cost.spec.device = resolve(base, cost.spec.device);
+    }
+    if (c.contains("table")) cost.spec.table = resolve(base, r.string(c["table"], path + "/table"));
+    if (c.contains("fallback")) cost.spec.fallback = r.boolean(c["fallback"], path + "/fallback");
+    if (cost.spec.model == "table" && cost.spec.table.empty())
+      r.fail(path + "/table", "missing (the table cost model needs a cost table file)");
+    cost.name = c.contains("name") ? r.string(c["name"], path + "/name")
+                : cost.spec.model == "roofline"
+                    ? "roofline-" + fs::path(cost.spec.device).stem().string()
+                    : "table-" + fs::path(cost.spec.table).stem().string();
+    if (!names.insert(cost.name).second)
+      r.fail(path, fmt::format("cost model name '{}' is used twice", cost.name));
+    // Unknown devices and unreadable tables are found now rather than in every run.
+    try {
+      (void)tensor::make_cost_model(cost.spec);
+    } catch (const Error& e) {
+      r.fail(path, e.message());
+    }
+    study.costs.push_back(std::move(cost));
+  }
+}
+
+// A configuration expanded over its sweep: (label, swept values, options, limits).
+struct Variant {
+  std::string label;
+  json sweep = json::object();
+  OptimizeOptions options;
+  Limits limits;
+};
+
+std::vector<Variant> read_configuration(const Reader& r, const json& config,
+                                        const std::string& path, const FlatParameters& defaults,
+                                        const Limits& limits, std::string& name) {
+  r.object(config, path);
+  if (!config.contains("name")) r.fail(path + "/name", "missing");
+  name = r.string(config["name"], path + "/name");
+  Variant base;
+  for (const auto& [key, value] : defaults) apply(r, key, value.first, value.second, base.options);
+  FlatParameters own;
+  flatten(config, path, own, {"name", "sweep", "limits"});
+  for (const auto& [key, value] : own) apply(r, key, value.first, value.second, base.options);
+  base.limits = config.contains("limits")
+                    ? read_limits(r, config["limits"], path + "/limits", limits)
+                    : limits;
+  base.label = name;
+  std::vector<Variant> variants{base};
+  if (!config.contains("sweep")) return variants;
+  const std::string sweep_path = path + "/sweep";
+  for (const auto& [key, values] : r.object(config["sweep"], sweep_path).items()) {
+    const std::string key_path = fmt::format("{}/{}", sweep_path, key);
+    r.array(values, key_path, true);
+    std::vector<Variant> next;
+    for (const Variant& v : variants)
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        Variant w = v;
+        apply(r, key, values[i], fmt::format("{}/{}", key_path, i), w.options);
+        w.sweep[key] = values[i];
+        const std::string short_key = key.substr(key.rfind('.') + 1);
+        w.label += fmt::format(" {}={}", short_key, value_label(values[i]));
+        next.push_back(std::move(w));
+      }
+    variants = std::move(next);
+  }
+  return variants;
+}
+
+}  // namespace
+
+std::vector<std::string> parameter_names() {
+  std::vector<std::string> names;
+  for (const Parameter& p : parameters()) names.push_back(p.name);
+  return names;
+}
+
+json parameters_json(const OptimizeOptions& options) {
+  json out = json::object();
+  for (const Parameter& p : parameters()) out[p.name] = p.get(options);
+  out["mcts.seed"] = options.mcts.seed;
+  return out;
+}
+
+Study parse_study(const std::string& text, const std::string& path,
+                  const std::vector<std::string>& default_rules) {
+  const Reader r(path);
+  const json root = parse_json_text(text, path);
+  r.object(root, "");
+  r.only(root, "",
+         {"$schema", "name", "description", "models", "rules", "configurations", "defaults",
+          "cost_models", "seeds", "limits"});
+  Study study;
+  study.file = path;
+  study.text = text;
+  if (!root.contains("name")) r.fail("/name", "missing (the study's name)");
+  study.name = r.string(root["name"], "/name");
+  if (study.name.find_first_of("/\\ ") != std::string::npos)
+    r.fail("/name", "must not contain '/', '\\' or spaces (it names the output directory)");
+  if (root.contains("description"))
+    study.description = r.string(root["description"], "/description");
+  const fs::path base = fs::path(path).parent_path();
+  read_models(r, root, base, study);
+  read_rules(r, root, base, default_rules, study);
+  read_costs(r, root, base, study);
+
+  std::vector<std::uint64_t> seeds{1};
+  if (root.contains("seeds")) {
+    seeds.clear();
+    const json& list = r.array(root["seeds"], "/seeds", true);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string where = fmt::format("/seeds/{}", i);
+      seeds.push_back(r.integer(list[i], where, 0));
+      if (std::count(seeds.begin(), seeds.end(), seeds.back()) > 1)
+        r.fail(where, fmt::format("seed {} is listed twice", seeds.back()));
+    }
+  }
+  const Limits limits =
+      root.contains("limits") ? read_limits(r, root["limits"], "/limits", Limits{}) : Limits{};
+  FlatParameters defaults;
+  if (root.contains("defaults"))
+    flatten(r.object(root["defaults"], "/defaults"), "/defaults", defaults, {});
+
+  if (!root.contains("configurations")) r.fail("/configurations", "missing");
+  const json& configs = r.array(root["configurations"], "/configurations", true);
+  std::vector<std::vector<Variant>> expanded;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const std::string path_i = fmt::format("/configurations/{}", i);
+    std::string name;
+    expanded.push_back(read_configuration(r, configs[i], path_i, defaults, limits, name));
+    if (!names.insert(name).second)
+      r.fail(path_i + "/name", fmt::format("configuration name '{}' is used twice", name));
+  }
+
+  // Grid order: model, rule set, configuration (and its sweep), cost model, seed. Deterministic
+  // strategies (eqsat, greedy) ignore the seed and run with the first one only.
+  for (std::size_t m = 0; m < study.models.size(); ++m)
+    for (std::size_t s = 0; s < study.rules.size(); ++s)
+      for (std::size_t c = 0; c < expanded.size(); ++c)
+        for (const Variant& variant : expanded[c])
+          for (std::size_t k = 0; k < study.costs.size(); ++k)
+            for (std::uint64_t seed : seeds) {
+              if (variant.options.strategy != "mcts" && seed != seeds.front()) continue;
+              RunSpec run;
+              run.index = study.runs.size();
+              run.model = m;
+              run.rules = s;
+              run.cost = k;
+              run.configuration = variant.label;
+              run.base_configuration = configs[c]["name"].get<std::string>();
+              run.sweep = variant.sweep;
+              run.seed = seed;
+              run.options = variant.options;
+              run.options.mcts.seed = seed;
+              run.limits = variant.limits;
+              const RulesSpec& rules = study.rules[s];
+              const CostSpec& cost = study.costs[k];
+              const json identity = {
+                  {"model", {study.models[m].name, study.models[m].source}},
+                  {"configuration", run.configuration},
+                  {"rules",
+                   {rules.paths, rules.selection.rulesets, rules.selection.tags,
+                    rules.selection.exclude_tags, rules.selection.names}},
+                  {"cost",
+                   {cost.spec.model, cost.spec.device, cost.spec.table, cost.spec.fallback}},
+                  {"parameters", parameters_json(run.options)}};
+              run.id = fmt::format("{:016x}", fnv1a(identity.dump()));
+              study.runs.push_back(std::move(run));
+            }
+  std::set<std::string> ids;
+  for (const RunSpec& run : study.runs)
+    if (!ids.insert(run.id).second)
+      throw Error(fmt::format("two runs of the grid are identical (configuration '{}' on model "
+                              "'{}'): remove the duplicate",
+                              run.configuration, study.models[run.model].name),
+                  SourceLocation::at(path));
+  return study;
+}
+
+Study load_study(const std::string& path, const std::vector<std::string>& default_rules) {
+  return parse_study(read_text_file(path), path, default_rules);
+}
+
+void restrict_seeds(Study& study, const std::vector<std::uint64_t>& seeds) {
+  std::set<std::uint64_t> known;
+  for (const RunSpec& run : study.runs) known.insert(run.seed);
+  for (std::uint64_t seed : seeds)
+    if (known.count(seed) == 0)
+      throw Error(
+          fmt::format("seed {} is not one of the study's seeds ({})", seed, fmt::join(known, ", ")),
+          SourceLocation::at(study.file));
+  std::erase_if(study.runs, [&](const RunSpec& run) {
+    return std::find(seeds.begin(), seeds.end(), run.seed) == seeds.end();
+  });
+}
+
+std::vector<RunSpec> shard_runs(const std::vector<RunSpec>& runs, std::size_t index,
+                                std::size_t count) {
+  if (count == 0 || index >= count)
+    throw Error(fmt::format("shard {}/{}: expected I/N with 0 <= I < N", index, count));
+  std::vector<RunSpec> out;
+  for (const RunSpec& run : runs)
+    if (run.index % count == index) out.push_back(run);
+  return out;
+}
+
+}  // namespace mctsat::bench

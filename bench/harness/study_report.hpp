@@ -1,0 +1,72 @@
+// Summaries of a study's run records: per model x configuration (rule set and cost model
+// included when a study varies them), the mean and standard deviation over seeds of the speedup,
+// times, e-graph size and peak memory, with failures counted. Rendered as a Markdown report and
+// CSV files; plots are drawn by study_plots.hpp from the same summary.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mctsat::bench {
+
+// Mean, sample standard deviation (0 for one value), minimum and maximum of some values.
+struct Stats {
+  std::size_t n = 0;
+  double mean = 0, std = 0, min = 0, max = 0;
+  static Stats of(const std::vector<double>& values);
+};
+
+// All runs of one model under one variant (configuration [+ rule set] [+ cost model]).
+struct Cell {
+  std::size_t ok = 0, failed = 0;
+  std::map<std::string, std::size_t> failures;  // status -> count
+  Stats speedup, original_ms, optimized_ms, exploration_s, extraction_s, wall_s, nodes, rss_mb;
+  std::map<std::string, double> rules;  // rule -> mean times committed per successful run
+};
+
+struct Variant {
+  std::string label;               // column name
+  std::string base_configuration;  // the configuration's name (without swept values)
+  nlohmann::json sweep;            // swept parameter -> value
+  std::string strategy;            // eqsat | mcts | greedy
+};
+
+struct Summary {
+  std::string study, description;
+  std::vector<std::string> models;                            // in grid order
+  std::vector<Variant> variants;                              // in grid order
+  std::map<std::pair<std::size_t, std::size_t>, Cell> cells;  // (model, variant) -> cell
+  std::size_t runs = 0, ok = 0, failed = 0;
+  std::vector<nlohmann::json> failures;                     // the failed records
+  std::vector<std::string> machines, commits, cost_models;  // distinct values seen
+  std::size_t max_seeds = 0;
+  std::string first_finished, last_finished;
+};
+
+Summary summarize(const std::vector<nlohmann::json>& records);
+
+std::string markdown_report(const Summary& summary);
+std::string summary_csv(const Summary& summary);                   // one row per model x variant
+std::string runs_csv(const std::vector<nlohmann::json>& records);  // one row per run
+
+struct ReportOptions {
+  bool plots = true;
+  std::string gnuplot = "gnuplot";  // the gnuplot executable
+};
+
+struct ReportOutput {
+  std::string markdown;
+  std::vector<std::string> files;  // every file written
+};
+
+// Reads the records of a study directory and writes report.md, summary.csv, runs.csv and (with
+// plots) plots/*.png, *.svg, *.gp, *.dat into it. Throws mctsat::Error for a directory without
+// records and when gnuplot fails.
+ReportOutput write_report(const std::string& dir, const ReportOptions& options,
+                          std::vector<std::string>* warnings = nullptr);
+
+}  // namespace mctsat::bench

@@ -1,0 +1,272 @@
+// Running the pending runs of a study shard and recording each.
+#include "bench/harness/study_runner.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "bench/harness/isolated_runs.hpp"
+#include "bench/harness/machine_info.hpp"
+#include "bench/harness/run_records.hpp"
+#include "frontend/model_io.hpp"
+#include "search/optimize_report.hpp"
+#include "support/error.hpp"
+#include "support/files.hpp"
+#include "tensor/graph_stats.hpp"
+
+namespace mctsat::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+std::string duration_text(double seconds) {
+  const auto s = static_cast<long>(seconds + 0.5);
+  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}s", s);
+}
+
+// completed/total, failures, elapsed and estimated time left.
+class Progress {
+ public:
+  Progress(std::ostream& out, std::size_t total, bool interactive)
+      : out_(out), total_(total), interactive_(interactive), start_(Clock::now()) {}
+
+  void finished(const std::string& line, bool failed) {
+    ++done_;
+    if (failed) ++failed_;
+    if (interactive_) {
+      if (failed) out_ << "\r\033[K" << line << '\n';
+      redraw();
+    } else {
+      out_ << fmt::format("[{}] {}", status(), line) << '\n';
+    }
+    out_.flush();
+  }
+  void redraw() {
+    if (!interactive_) return;
+    constexpr std::size_t kWidth = 30;
+    const std::size_t filled = total_ == 0 ? kWidth : kWidth * done_ / total_;
+    out_ << "\r\033[K[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] "
+         << status();
+    out_.flush();
+  }
+  void close() {
+    if (interactive_) out_ << '\n';
+    out_.flush();
+  }
+  std::string status() const {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::string eta = "?";
+    if (done_ > 0)
+      eta =
+          duration_text(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_));
+    return fmt::format("{}/{} done, {} failed, {} elapsed, ETA {}", done_, total_, failed_,
+                       duration_text(elapsed), eta);
+  }
+
+ private:
+  std::ostream& out_;
+  std::size_t total_, done_ = 0, failed_ = 0;
+  bool interactive_;
+  Clock::time_point start_;
+};
+
+json cost_json(const CostSpec& cost) {
+  json out = {{"name", cost.name}, {"model", cost.spec.model}};
+  if (cost.spec.model == "roofline") out["device"] = cost.spec.device;
+  if (cost.spec.model == "table") {
+    out["table"] = cost.spec.table;
+    out["fallback"] = cost.spec.fallback;
+  }
+  return out;
+}
+
+json rules_json(const RulesSpec& rules, std::size_t count) {
+  return {{"name", rules.name},
+          {"paths", rules.paths},
+          {"rulesets", rules.selection.rulesets},
+          {"tags", rules.selection.tags},
+          {"exclude_tags", rules.selection.exclude_tags},
+          {"names", rules.selection.names},
+          {"count", count}};
+}
+
+}  // namespace
+
+void parse_shard(const std::string& text, std::size_t& index, std::size_t& count) {
+  const auto slash = text.find('/');
+  try {
+    std::size_t used_i = 0, used_n = 0;
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    const std::string i = text.substr(0, slash), n = text.substr(slash + 1);
+    index = std::stoul(i, &used_i);
+    count = std::stoul(n, &used_n);
+    if (used_i != i.size() || used_n != n.size() || i.front() == '-' || n.front() == '-')
+      throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    throw Error(fmt::format("--shard '{}': expected I/N, e.g. 0/4", text));
+  }
+  if (count == 0 || index >= count)
+    throw Error(fmt::format("--shard '{}': expected 0 <= I < N", text));
+}
+
+StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
+                          std::ostream& progress_out) {
+  StudyRunSummary summary;
+  summary.grid = study.runs.size();
+  const std::vector<RunSpec> runs =
+      shard_runs(study.runs, options.shard_index, options.shard_count);
+  summary.shard = runs.size();
+
+  std::error_code ec;
+  fs::create_directories(options.out_dir, ec);
+  if (ec)
+    throw Error(fmt::format("cannot create the output directory: {}", ec.message()),
+                SourceLocation::at(options.out_dir));
+  const fs::path out(options.out_dir);
+  summary.results_file =
+      (out / results_file_name(options.shard_index, options.shard_count)).string();
+
+  // What is recorded already.
+  std::vector<std::string> warnings;
+  const std::vector<json> existing = read_records(options.out_dir, &warnings);
+  std::set<std::string> recorded;
+  for (const json& record : existing)
+    if (!options.retry_failed || record.value("status", "") == "ok")
+      recorded.insert(record["id"].get<std::string>());
+  for (const auto& warning : warnings) progress_out << "warning: " << warning << '\n';
+  if (!options.resume && !existing.empty())
+    throw Error(
+        "the output directory already holds results: pass --resume to continue the study "
+        "or choose another --out",
+        SourceLocation::at(options.out_dir));
+  write_file_atomically((out / kConfigCopyName).string(), study.text);
+
+  std::vector<RunSpec> pending;
+  for (const RunSpec& run : runs)
+    if (recorded.count(run.id) == 0) pending.push_back(run);
+  summary.skipped = runs.size() - pending.size();
+
+  // Inputs are loaded once, before forking: every child inherits them, and a bad model or rule
+  // file stops the study before anything runs.
+  std::vector<std::unique_ptr<tensor::Graph>> graphs(study.models.size());
+  std::vector<std::unique_ptr<dsl::RuleSet>> rule_sets(study.rules.size());
+  std::vector<std::size_t> rule_counts(study.rules.size(), 0);
+  for (const RunSpec& run : pending) {
+    if (!graphs[run.model]) {
+      const ModelSpec& model = study.models[run.model];
+      try {
+        graphs[run.model] = std::make_unique<tensor::Graph>(frontend::load_model(model.source));
+      } catch (const Error& e) {
+        throw Error(fmt::format("model '{}': {}", model.name, e.what()),
+                    SourceLocation::at(study.file));
+      }
+    }
+    if (!rule_sets[run.rules]) {
+      const RulesSpec& spec = study.rules[run.rules];
+      const dsl::RuleLibrary library = dsl::load_rules_or_throw(spec.paths);
+      auto selected = dsl::select_rules(library, spec.selection);
+      if (selected.empty())
+        throw Error(fmt::format("rule set '{}' selects no rules", spec.name),
+                    SourceLocation::at(study.file));
+      rule_counts[run.rules] = selected.size();
+      rule_sets[run.rules] = std::make_unique<dsl::RuleSet>(std::move(selected));
+    }
+  }
+
+  const json machine = machine_info();
+  const std::string commit =
+      options.source_dir.empty() ? "unknown" : git_commit(options.source_dir);
+  const double harness_rss = current_rss_mb();
+  const fs::path logs = out / "logs";
+  fs::create_directories(logs, ec);
+  const std::string shard = fmt::format("{}/{}", options.shard_index, options.shard_count);
+
+  progress_out << fmt::format(
+      "study {}: {} runs in the grid, {} in shard {}, {} already recorded, {} to run ({} at a "
+      "time)\n",
+      study.name, summary.grid, summary.shard, shard, summary.skipped, pending.size(),
+      options.jobs);
+  Progress progress(progress_out, pending.size(), options.interactive);
+  progress.redraw();
+
+  run_isolated(
+      pending.size(), options.jobs,
+      [&](std::size_t i) {
+        const RunSpec& run = pending[i];
+        IsolatedJob job;
+        job.seconds = run.limits.seconds;
+        job.memory_mb = run.limits.memory_mb;
+        job.log_path = (logs / (run.id + ".log")).string();
+        job.work = [&study, &graphs, &rule_sets, &run]() {
+          const auto model = tensor::make_cost_model(study.costs[run.cost].spec);
+          const tensor::Graph& graph = *graphs[run.model];
+          const search::OptimizeResult result =
+              search::optimize(graph, *rule_sets[run.rules], *model, run.options);
+          json report = search::optimize_report(result, run.options);
+          report["operators"] = tensor::graph_stats(graph).operators;
+          report["cost_model"] = model->name();
+          return report;
+        };
+        return job;
+      },
+      [&](std::size_t i, const IsolatedOutcome& outcome) {
+        const RunSpec& run = pending[i];
+        json record = {
+            {"study", study.name},
+            {"id", run.id},
+            {"index", run.index},
+            {"status", outcome.status},
+            {"model", study.models[run.model].name},
+            {"model_source", study.models[run.model].source},
+            {"rules", rules_json(study.rules[run.rules], rule_counts[run.rules])},
+            {"configuration", run.configuration},
+            {"base_configuration", run.base_configuration},
+            {"sweep", run.sweep},
+            {"cost_model", cost_json(study.costs[run.cost])},
+            {"seed", run.seed},
+            {"parameters", parameters_json(run.options)},
+            {"limits", {{"seconds", run.limits.seconds}, {"memory_mb", run.limits.memory_mb}}},
+            {"result", outcome.result},
+            {"wall_seconds", outcome.wall_seconds},
+            {"peak_rss_mb", outcome.peak_rss_mb},
+            {"harness_rss_mb", harness_rss},
+            {"machine", machine},
+            {"git_commit", commit},
+            {"finished_at", utc_timestamp()},
+            {"shard", shard},
+        };
+        if (!outcome.message.empty()) record["message"] = outcome.message;
+        append_record(summary.results_file, record);
+        // The log of a successful run is kept only when it says something.
+        const fs::path log = logs / (run.id + ".log");
+        std::error_code ignored;
+        if (outcome.status == "ok" && fs::exists(log, ignored) && fs::file_size(log, ignored) == 0)
+          fs::remove(log, ignored);
+        ++summary.ran;
+        const bool failed = outcome.status != "ok";
+        if (failed) ++summary.failed;
+        std::string line = fmt::format("{} / {} / seed {}: ", study.models[run.model].name,
+                                       run.configuration, run.seed);
+        if (failed)
+          line += fmt::format("{} ({})", outcome.status, outcome.message);
+        else
+          line +=
+              fmt::format("{:+.2f}% in {:.1f} s", outcome.result["speedup_percent"].get<double>(),
+                          outcome.wall_seconds);
+        progress.finished(line, failed);
+      },
+      [&] { progress.redraw(); });
+  progress.close();
+  std::error_code ignored;
+  if (fs::is_empty(logs, ignored)) fs::remove(logs, ignored);
+  return summary;
+}
+
+}  // namespace mctsat::bench

@@ -1,0 +1,157 @@
+// `mctsat bench CONFIG`: runs a study (a grid of optimizations declared in a JSON config) with
+// isolated, resumable, shardable runs; `mctsat bench merge` joins the results of shards;
+// `mctsat bench report DIR` writes a Markdown table, CSV files and gnuplot plots.
+#include <unistd.h>
+
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "bench/harness/machine_info.hpp"
+#include "bench/harness/run_records.hpp"
+#include "bench/harness/study_config.hpp"
+#include "bench/harness/study_report.hpp"
+#include "bench/harness/study_runner.hpp"
+#include "cli/commands.hpp"
+
+namespace mctsat::cli {
+namespace {
+
+struct BenchCliOptions {
+  std::string config, out, shard = "0/1";
+  std::size_t jobs = 1;
+  std::vector<std::uint64_t> seeds;
+  bool resume = false, retry_failed = false, list = false, json = false, quiet = false;
+  // merge
+  std::string merge_out;
+  std::vector<std::string> merge_inputs;
+  // report
+  std::string report_dir;
+  bool no_plots = false;
+};
+
+void print_warnings(const std::vector<std::string>& warnings) {
+  for (const auto& warning : warnings) std::cerr << "warning: " << warning << '\n';
+}
+
+void list_runs(const bench::Study& study, std::size_t index, std::size_t count, bool json) {
+  const auto runs = bench::shard_runs(study.runs, index, count);
+  nlohmann::json out = nlohmann::json::array();
+  for (const bench::RunSpec& run : runs) {
+    if (json) {
+      out.push_back(
+          {{"index", run.index},
+           {"id", run.id},
+           {"model", study.models[run.model].name},
+           {"rules", study.rules[run.rules].name},
+           {"configuration", run.configuration},
+           {"cost_model", study.costs[run.cost].name},
+           {"seed", run.seed},
+           {"parameters", bench::parameters_json(run.options)},
+           {"limits", {{"seconds", run.limits.seconds}, {"memory_mb", run.limits.memory_mb}}}});
+    } else {
+      std::cout << fmt::format("{:4} {} {} / {} / {} / {} / seed {}\n", run.index, run.id,
+                               study.models[run.model].name, study.rules[run.rules].name,
+                               run.configuration, study.costs[run.cost].name, run.seed);
+    }
+  }
+  if (json) std::cout << out.dump(2) << '\n';
+}
+
+void run(const BenchCliOptions& o) {
+  if (o.config.empty()) throw Error("bench: expected a config file, or `merge` or `report`");
+  bench::Study study = bench::load_study(o.config, {MCTSAT_DEFAULT_RULES});
+  if (!o.seeds.empty()) bench::restrict_seeds(study, o.seeds);
+  bench::StudyRunOptions options;
+  bench::parse_shard(o.shard, options.shard_index, options.shard_count);
+  if (o.list) return list_runs(study, options.shard_index, options.shard_count, o.json);
+  options.out_dir = o.out.empty() ? "bench-out/" + study.name : o.out;
+  options.jobs = o.jobs;
+  options.resume = o.resume || o.retry_failed;
+  options.retry_failed = o.retry_failed;
+  options.source_dir = bench::build_source_dir();
+  options.interactive = !o.quiet && isatty(STDERR_FILENO) != 0;
+  std::ostream null_stream(nullptr);
+  const bench::StudyRunSummary s =
+      bench::run_study(study, options, o.quiet ? null_stream : std::cerr);
+  if (o.json) {
+    std::cout << nlohmann::json{{"study", study.name},      {"grid", s.grid}, {"shard", s.shard},
+                                {"skipped", s.skipped},     {"ran", s.ran},   {"failed", s.failed},
+                                {"results", s.results_file}}
+                     .dump(2)
+              << '\n';
+  } else if (!o.quiet) {
+    std::cout << fmt::format("{} runs: {} ran ({} failed), {} already recorded; results in {}\n",
+                             s.shard, s.ran, s.failed, s.skipped, s.results_file);
+  }
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto options = std::make_shared<BenchCliOptions>();
+  CLI::App* command = app.add_subcommand(
+      "bench", "Run a study (a grid of optimizations from a JSON config), merge, report");
+  command->add_option("config", options->config,
+                      "Study config (.json), e.g. bench/configs/smoke.json");
+  command->add_option("--out", options->out, "Output directory (default bench-out/NAME)");
+  command->add_option("-j,--jobs", options->jobs, "Runs at a time")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--shard", options->shard, "Run shard I of N (0 <= I < N) of the grid")
+      ->capture_default_str();
+  command
+      ->add_option("--seeds", options->seeds,
+                   "Run only these of the config's seeds (resume later for the rest)")
+      ->delimiter(',');
+  command->add_flag("--resume", options->resume, "Skip the runs already recorded in --out");
+  command->add_flag("--retry-failed", options->retry_failed,
+                    "Resume, and run recorded failures (timeouts, errors) again");
+  command->add_flag("--list", options->list, "Print the runs of the grid (or shard) and stop");
+  command->add_flag("--json", options->json, "Print the summary (or --list) as JSON");
+  command->add_flag("--quiet", options->quiet, "No progress output");
+
+  CLI::App* merge = command->add_subcommand("merge", "Join the results of shards of one study");
+  merge->add_option("out", options->merge_out, "Output directory")->required();
+  merge->add_option("inputs", options->merge_inputs, "Study directories or runs*.jsonl files")
+      ->required();
+  merge->add_flag("--json", options->json, "Print the summary as JSON");
+  merge->callback([options] {
+    std::vector<std::string> warnings;
+    const std::size_t n =
+        bench::merge_results(options->merge_inputs, options->merge_out, &warnings);
+    print_warnings(warnings);
+    if (options->json)
+      std::cout << nlohmann::json{{"records", n}, {"out", options->merge_out}}.dump(2) << '\n';
+    else
+      std::cout << fmt::format("{} runs merged into {}/{}\n", n, options->merge_out,
+                               bench::results_file_name(0, 1));
+  });
+
+  CLI::App* report = command->add_subcommand(
+      "report", "Write report.md, summary.csv, runs.csv and plots (PNG, SVG) for a study");
+  report->add_option("dir", options->report_dir, "Study directory")->required();
+  report->add_flag("--no-plots", options->no_plots, "Skip the gnuplot plots");
+  report->add_flag("--json", options->json, "Print the files written as JSON");
+  report->add_flag("--quiet", options->quiet, "Print nothing but errors");
+  report->callback([options] {
+    bench::ReportOptions report_options;
+    report_options.plots = !options->no_plots;
+    std::vector<std::string> warnings;
+    const bench::ReportOutput out =
+        bench::write_report(options->report_dir, report_options, &warnings);
+    print_warnings(warnings);
+    if (options->json)
+      std::cout << nlohmann::json{{"files", out.files}}.dump(2) << '\n';
+    else if (!options->quiet)
+      std::cout << out.markdown;
+  });
+
+  command->callback([options, command] {
+    if (!command->get_subcommands().empty()) return;
+    run(*options);
+  });
+}
+
+}  // namespace mctsat::cli

@@ -1,0 +1,33 @@
+// A live progress line on stderr for long searches: "mcts  step 3/200  best 1.0137 ms  2000
+// nodes  0.8 s", rewritten in place at most ten times a second and erased when the search ends.
+// It prints only when enabled and stderr is a terminal, so pipes, files and tests see nothing.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "search/progress.hpp"
+
+namespace mctsat::cli {
+
+class ProgressLine {
+ public:
+  // `label` names the search ("mcts"), `unit` its steps ("step", "iteration", "graph").
+  ProgressLine(bool enabled, std::string label, std::string unit);
+  ~ProgressLine();  // erases the line
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  bool active() const { return active_; }
+  void update(const search::Progress& progress);
+  // A callback that updates this line; empty when the line is inactive.
+  search::ProgressCallback callback();
+
+ private:
+  bool active_;
+  std::string label_, unit_;
+  std::chrono::steady_clock::time_point last_{};
+  bool shown_ = false;
+};
+
+}  // namespace mctsat::cli

@@ -1,0 +1,405 @@
+// The ONNX exporter (see onnx_export.hpp): opset planning, tensor naming, one emitter per catalog
+// operator, opaque nodes from their payload, and the checker.
+#include "frontend/onnx_export.hpp"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <google/protobuf/text_format.h>
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+
+#include "frontend/onnx_tensor.hpp"
+#include "frontend/weight_folding.hpp"
+#include "support/error.hpp"
+#include "tensor/reference_kernels.hpp"
+
+namespace mctsat::frontend {
+namespace {
+
+using tensor::Activation;
+using tensor::DType;
+using tensor::Node;
+using tensor::NodeId;
+using tensor::Op;
+using tensor::Padding;
+using tensor::TensorRef;
+
+constexpr std::int64_t kBaseOpset = 13;
+constexpr const char* kOpaqueDomain = "ai.mctsat.opaque";
+
+bool default_domain(const std::string& domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+class Exporter {
+ public:
+  explicit Exporter(const tensor::Graph& graph) : graph_(fold_weights(graph)) {}
+
+  std::string run(const std::string& name) {
+    parse_payloads();
+    plan_opsets();
+    name_tensors();
+    onnx::GraphProto& g = *model_.mutable_graph();
+    g.set_name(name);
+    for (const Node& node : graph_.nodes()) {
+      if (node.op == Op::kInput) value_info(g.add_input(), node.name, node.outputs[0]);
+    }
+    for (NodeId id : graph_.topological_order()) emit(id);
+    for (const auto& out : graph_.outputs()) {
+      const std::string& tensor = name_of(out.tensor);
+      if (tensor != out.name)
+        node("Identity", {tensor}, {out.name}, unique(out.name + "/identity"));
+      value_info(g.add_output(), out.name, graph_.type_of(out.tensor));
+    }
+    model_.set_ir_version(onnx::IR_VERSION);
+    model_.set_producer_name("mctsat");
+    try {
+      onnx::checker::check_model(model_);
+    } catch (const std::exception& e) {
+      throw Error(fmt::format("the exported ONNX model fails the checker: {}", e.what()));
+    }
+    std::string bytes;
+    model_.SerializeToString(&bytes);
+    return bytes;
+  }
+
+ private:
+  static Error node_error(const Node& node, std::string message) {
+    return Error(std::move(message), SourceLocation::at_node(node.name));
+  }
+
+  void parse_payloads() {
+    for (NodeId id = 0; id < graph_.size(); ++id) {
+      const Node& node = graph_.node(id);
+      if (node.op != Op::kOpaque || !node.opaque || node.opaque->payload.empty()) continue;
+      onnx::FunctionProto payload;
+      if (!google::protobuf::TextFormat::ParseFromString(node.opaque->payload, &payload) ||
+          payload.node_size() != 1)
+        throw node_error(node, "the opaque operator's ONNX payload does not parse");
+      payloads_[id] = std::move(payload);
+    }
+  }
+
+  // The default domain at opset 13 or the newest opaque operator's opset; other domains at the
+  // newest version any opaque operator uses. An opaque operator must mean the same at the export
+  // opset as at its own.
+  void plan_opsets() {
+    std::map<std::string, std::int64_t> versions = {{"", kBaseOpset}};
+    for (const auto& [id, payload] : payloads_) {
+      for (const auto& import : payload.opset_import()) {
+        const std::string domain = default_domain(import.domain()) ? "" : import.domain();
+        versions[domain] = std::max(versions[domain], import.version());
+      }
+    }
+    for (const auto& [id, payload] : payloads_) {
+      const onnx::NodeProto& n = payload.node(0);
+      const std::string domain = default_domain(n.domain()) ? "" : n.domain();
+      std::int64_t own = 0;
+      for (const auto& import : payload.opset_import()) {
+        if ((default_domain(import.domain()) ? "" : import.domain()) == domain)
+          own = import.version();
+      }
+      const auto* before =
+          onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(own), domain);
+      const auto* after =
+          onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(versions[domain]), domain);
+      if (before && after && before->since_version() != after->since_version())
+        throw node_error(graph_.node(id),
+                         fmt::format("opaque {} is defined by opset {} of its model, but the "
+                                     "export opset {} redefines it",
+                                     n.op_type(), own, versions[domain]));
+    }
+    for (const auto& [domain, version] : versions) {
+      auto* import = model_.add_opset_import();
+      import->set_domain(domain);
+      import->set_version(version);
+    }
+    for (const Node& node : graph_.nodes()) {
+      if (node.op == Op::kOpaque && (!node.opaque || node.opaque->payload.empty())) {
+        auto* import = model_.add_opset_import();
+        import->set_domain(kOpaqueDomain);
+        import->set_version(1);
+        break;
+      }
+    }
+  }
+
+  std::string unique(const std::string& base) {
+    std::string name = base;
+    for (int k = 1; used_.count(name); ++k) name = fmt::format("{}_{}", base, k);
+    used_.insert(name);
+    return name;
+  }
+
+  // Graph outputs name the tensors that produce them where they can (not a leaf, not named
+  // twice); the rest get an Identity. Graph inputs keep their names.
+  void name_tensors() {
+    for (const auto& out : graph_.outputs()) used_.insert(out.name);
+    for (const Node& node : graph_.nodes()) {
+      if (node.op == Op::kInput) used_.insert(node.name);
+    }
+    names_.resize(graph_.size());
+    for (NodeId id = 0; id < graph_.size(); ++id) names_[id].resize(graph_.node(id).outputs.size());
+    for (const auto& out : graph_.outputs()) {
+      const Node& producer = graph_.node(out.tensor.node);
+      std::string& slot = names_[out.tensor.node][out.tensor.output];
+      if (producer.op != Op::kInput && producer.op != Op::kWeight && slot.empty()) slot = out.name;
+    }
+    for (NodeId id = 0; id < graph_.size(); ++id) {
+      const Node& node = graph_.node(id);
+      for (std::size_t k = 0; k < names_[id].size(); ++k) {
+        if (!names_[id][k].empty()) continue;
+        names_[id][k] = node.op == Op::kInput ? node.name
+                        : k == 0              ? unique(node.name)
+                                              : unique(fmt::format("{}:{}", node.name, k));
+      }
+    }
+  }
+
+  const std::string& name_of(TensorRef ref) const { return names_[ref.node][ref.output]; }
+
+  static void value_info(onnx::ValueInfoProto* info, const std::string& name,
+                         const tensor::TensorType& type) {
+    info->set_name(name);
+    onnx_io::type_to_proto(type, *info->mutable_type());
+  }
+
+  onnx::NodeProto* node(const std::string& type, std::vector<std::string> inputs,
+                        std::vector<std::string> outputs, const std::string& name) {
+    onnx::NodeProto* n = model_.mutable_graph()->add_node();
+    n->set_op_type(type);
+    n->set_name(name);
+    for (auto& in : inputs) n->add_input(std::move(in));
+    for (auto& out : outputs) n->add_output(std::move(out));
+    return n;
+  }
+  static void set_int(onnx::NodeProto* n, const char* name, std::int64_t value) {
+    auto* attr = n->add_attribute();
+    attr->set_name(name);
+    attr->set_type(onnx::AttributeProto::INT);
+    attr->set_i(value);
+  }
+  static void set_ints(onnx::NodeProto* n, const char* name, const std::vector<std::int64_t>& v) {
+    auto* attr = n->add_attribute();
+    attr->set_name(name);
+    attr->set_type(onnx::AttributeProto::INTS);
+    for (auto x : v) attr->add_ints(x);
+  }
+  static void set_float(onnx::NodeProto* n, const char* name, double value) {
+    auto* attr = n->add_attribute();
+    attr->set_name(name);
+    attr->set_type(onnx::AttributeProto::FLOAT);
+    attr->set_f(static_cast<float>(value));
+  }
+
+  std::string initializer(const std::string& base, const tensor::Tensor& value, DType dtype) {
+    onnx::TensorProto* proto = model_.mutable_graph()->add_initializer();
+    proto->set_name(unique(base));
+    onnx_io::tensor_to_proto(value, dtype, *proto);
+    return proto->name();
+  }
+  std::string int_list(const std::string& base, const std::vector<std::int64_t>& values) {
+    return initializer(base,
+                       tensor::Tensor({static_cast<std::int64_t>(values.size())},
+                                      std::vector<double>(values.begin(), values.end())),
+                       DType::kInt64);
+  }
+
+  // The operator's output: the node's tensor, or an intermediate one when an activation follows.
+  std::string main_output(NodeId id, Activation act) {
+    return act == Activation::kNone ? names_[id][0]
+                                    : unique(graph_.node(id).name + "/pre_activation");
+  }
+  void activation(NodeId id, Activation act, const std::string& from) {
+    static const std::map<Activation, const char*> kTypes = {{Activation::kRelu, "Relu"},
+                                                             {Activation::kSigmoid, "Sigmoid"},
+                                                             {Activation::kTanh, "Tanh"}};
+    if (act == Activation::kNone) return;
+    node(kTypes.at(act), {from}, {names_[id][0]}, unique(graph_.node(id).name + "/activation"));
+  }
+
+  // Explicit ONNX pads [top, left, bottom, right] of a SAME or VALID window.
+  std::vector<std::int64_t> pads(const tensor::Shape& x, const tensor::Shape& out,
+                                 const std::int64_t kernel[2], const std::int64_t stride[2],
+                                 Padding pad) {
+    std::vector<std::int64_t> result(4, 0);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const std::int64_t in = x[2 + i], o = out[2 + i];
+      const std::int64_t begin = tensor::kernels::pad_begin(pad, in, kernel[i], stride[i], o);
+      result[i] = begin;
+      result[2 + i] = std::max<std::int64_t>((o - 1) * stride[i] + kernel[i] - in - begin, 0);
+    }
+    return result;
+  }
+
+  void emit(NodeId id) {
+    const Node& n = graph_.node(id);
+    std::vector<std::string> ins;
+    for (const TensorRef& in : n.inputs) ins.push_back(name_of(in));
+    const std::string& out = names_[id][0];
+    auto attr_i = [&](std::size_t k) { return tensor::attr_int(n.attrs.at(k)); };
+    auto type_of = [&](std::size_t k) -> const tensor::TensorType& {
+      return graph_.type_of(n.inputs.at(k));
+    };
+    static const std::map<Op, const char*> kSimple = {{Op::kEwAdd, "Add"},
+                                                      {Op::kEwMul, "Mul"},
+                                                      {Op::kEwSub, "Sub"},
+                                                      {Op::kEwDiv, "Div"},
+                                                      {Op::kRelu, "Relu"},
+                                                      {Op::kTanh, "Tanh"},
+                                                      {Op::kSigmoid, "Sigmoid"},
+                                                      {Op::kDropout, "Dropout"},
+                                                      {Op::kIdentity, "Identity"},
+                                                      {Op::kGlobalAvgPool, "GlobalAveragePool"},
+                                                      {Op::kBatchNorm, "BatchNormalization"}};
+    if (auto simple = kSimple.find(n.op); simple != kSimple.end()) {
+      node(simple->second, ins, {out}, n.name);
+      return;
+    }
+    switch (n.op) {
+      case Op::kInput:
+        return;
+      case Op::kWeight:
+        if (n.value) {
+          onnx::TensorProto* proto = model_.mutable_graph()->add_initializer();
+          proto->set_name(out);
+          onnx_io::tensor_to_proto(*n.value, n.leaf_dtype, *proto);
+        } else {
+          value_info(model_.mutable_graph()->add_input(), out, n.outputs[0]);
+        }
+        return;
+      case Op::kMatmul: {
+        const auto act = static_cast<Activation>(attr_i(0));
+        const std::string y = main_output(id, act);
+        node("MatMul", ins, {y}, n.name);
+        return activation(id, act, y);
+      }
+      case Op::kConv2d: {
+        const auto act = static_cast<Activation>(attr_i(3));
+        const std::string y = main_output(id, act);
+        const tensor::Shape &x = type_of(0).shape, &w = type_of(1).shape;
+        const std::int64_t kernel[2] = {w[2], w[3]}, stride[2] = {attr_i(0), attr_i(1)};
+        onnx::NodeProto* conv = node("Conv", ins, {y}, n.name);
+        set_ints(conv, "kernel_shape", {w[2], w[3]});
+        set_ints(conv, "strides", {stride[0], stride[1]});
+        set_ints(conv, "pads",
+                 pads(x, n.outputs[0].shape, kernel, stride, static_cast<Padding>(attr_i(2))));
+        set_int(conv, "group", x[1] / w[1]);
+        return activation(id, act, y);
+      }
+      case Op::kPoolMax:
+      case Op::kPoolAvg: {
+        const auto act = static_cast<Activation>(attr_i(5));
+        const std::string y = main_output(id, act);
+        const std::int64_t kernel[2] = {attr_i(0), attr_i(1)}, stride[2] = {attr_i(2), attr_i(3)};
+        onnx::NodeProto* pool =
+            node(n.op == Op::kPoolMax ? "MaxPool" : "AveragePool", ins, {y}, n.name);
+        set_ints(pool, "kernel_shape", {kernel[0], kernel[1]});
+        set_ints(pool, "strides", {stride[0], stride[1]});
+        set_ints(pool, "pads",
+                 pads(type_of(0).shape, n.outputs[0].shape, kernel, stride,
+                      static_cast<Padding>(attr_i(4))));
+        if (n.op == Op::kPoolAvg) set_int(pool, "count_include_pad", 1);
+        return activation(id, act, y);
+      }
+      case Op::kSmul: {
+        std::string s = ins[1];
+        if (type_of(1).shape.size() > type_of(0).shape.size()) {
+          s = unique(n.name + "/scalar");
+          node("Reshape", {ins[1], int_list(n.name + "/scalar_shape", {1})}, {s},
+               unique(n.name + "/reshape"));
+        }
+        node("Mul", {ins[0], s}, {out}, n.name);
+        return;
+      }
+      case Op::kTranspose:
+        set_ints(node("Transpose", ins, {out}, n.name), "perm", tensor::attr_ints(n.attrs[0]));
+        return;
+      case Op::kReshape:
+        node("Reshape", {ins[0], int_list(n.name + "/shape", tensor::attr_ints(n.attrs[0]))}, {out},
+             n.name);
+        return;
+      case Op::kFlatten:
+        set_int(node("Flatten", ins, {out}, n.name), "axis", attr_i(0));
+        return;
+      case Op::kEnlarge: {
+        const tensor::Shape &w = type_of(0).shape, &ref = type_of(1).shape;
+        const std::int64_t ph = (ref[2] - w[2]) / 2, pw = (ref[3] - w[3]) / 2;
+        node("Pad", {ins[0], int_list(n.name + "/pads", {0, 0, ph, pw, 0, 0, ph, pw})}, {out},
+             n.name);
+        return;
+      }
+      case Op::kConcat:
+        set_int(node("Concat", ins, {out}, n.name), "axis", attr_i(0));
+        return;
+      case Op::kSplit:
+        set_int(node("Split", {ins[0], int_list(n.name + "/sizes", tensor::attr_ints(n.attrs[1]))},
+                     names_[id], n.name),
+                "axis", attr_i(0));
+        return;
+      case Op::kSoftmax:
+        set_int(node("Softmax", ins, {out}, n.name), "axis", attr_i(0));
+        return;
+      case Op::kClip: {
+        const DType dtype = type_of(0).dtype;
+        node("Clip",
+             {ins[0],
+              initializer(n.name + "/min", tensor::Tensor({}, tensor::attr_float(n.attrs[0])),
+                          dtype),
+              initializer(n.name + "/max", tensor::Tensor({}, tensor::attr_float(n.attrs[1])),
+                          dtype)},
+             {out}, n.name);
+        return;
+      }
+      case Op::kOpaque:
+        return emit_opaque(id, ins);
+      case Op::kMerge:
+        throw node_error(n, "merge of a kernel without values cannot be written to ONNX");
+      default:
+        throw node_error(n, fmt::format("{} cannot be written to ONNX", tensor::op_name(n.op)));
+    }
+  }
+
+  void emit_opaque(NodeId id, const std::vector<std::string>& ins) {
+    const Node& n = graph_.node(id);
+    auto found = payloads_.find(id);
+    if (found == payloads_.end()) {
+      node(n.opaque ? n.opaque->type : "Opaque", ins, names_[id], n.name)
+          ->set_domain(kOpaqueDomain);
+      return;
+    }
+    onnx::NodeProto copy = found->second.node(0);
+    copy.set_name(n.name);
+    std::size_t next = 0;
+    for (auto& in : *copy.mutable_input()) {
+      if (in.empty()) continue;
+      if (next >= ins.size()) throw node_error(n, "the opaque operator lost an input");
+      in = ins[next++];
+    }
+    std::size_t k = 0;
+    for (auto& out : *copy.mutable_output()) {
+      if (out.empty()) continue;
+      if (k >= names_[id].size()) throw node_error(n, "the opaque operator lost an output");
+      out = names_[id][k++];
+    }
+    if (next != ins.size() || k != names_[id].size())
+      throw node_error(n, "the opaque operator's inputs or outputs changed");
+    *model_.mutable_graph()->add_node() = std::move(copy);
+  }
+
+  tensor::Graph graph_;
+  onnx::ModelProto model_;
+  std::map<NodeId, onnx::FunctionProto> payloads_;
+  std::vector<std::vector<std::string>> names_;
+  std::set<std::string> used_;
+};
+
+}  // namespace
+
+std::string graph_to_onnx(const tensor::Graph& graph, const std::string& name) {
+  return Exporter(graph).run(name);
+}
+
+}  // namespace mctsat::frontend

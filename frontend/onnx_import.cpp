@@ -1,0 +1,362 @@
+// The graph-level half of the ONNX importer: parsing, the checker, version conversion, shape
+// inference, graph inputs, initializers and Constant nodes as weights, opaque nodes, outputs.
+#include "frontend/onnx_import.hpp"
+
+#include <fmt/format.h>
+#include <google/protobuf/text_format.h>
+#include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
+#include <onnx/version_converter/convert.h>
+
+#include "frontend/onnx_importer.hpp"
+#include "frontend/onnx_tensor.hpp"
+#include "frontend/weight_folding.hpp"
+#include "support/error.hpp"
+#include "tensor/shape_inference.hpp"
+
+namespace mctsat::frontend {
+namespace {
+
+using tensor::NodeId;
+using tensor::Op;
+using tensor::TensorRef;
+
+constexpr std::int64_t kMinOpset = 7, kMaxOpset = 17, kConvertTo = 13;
+
+bool default_domain(const std::string& domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+std::int64_t default_opset(const onnx::ModelProto& model) {
+  for (const auto& import : model.opset_import()) {
+    if (default_domain(import.domain())) return import.version();
+  }
+  return 0;
+}
+
+}  // namespace
+
+OnnxImporter::OnnxImporter(onnx::ModelProto model, std::string file)
+    : model_(std::move(model)), file_(std::move(file)) {}
+
+void OnnxImporter::fail(const std::string& message) const {
+  SourceLocation where = SourceLocation::at(file_);
+  if (current_) where.node = node_name_;
+  throw Error(message, where);
+}
+
+tensor::Graph OnnxImporter::run() {
+  check_and_infer();
+  read_types();
+  for (const auto& init : model_.graph().initializer()) {
+    initializers_[init.name()] = &init;
+    names_.insert(init.name());
+  }
+  add_inputs();
+  for (const auto& node : model_.graph().node()) import_node(node);
+  current_ = nullptr;
+  for (const auto& out : model_.graph().output()) {
+    if (!tensors_.count(out.name()) && !initializers_.count(out.name()))
+      fail(fmt::format("graph output '{}' is produced by no node", out.name()));
+    graph_.add_output(out.name(), tensor(out.name()));
+  }
+  try {
+    graph_.infer_and_validate();
+    return fold_weights(graph_);
+  } catch (const Error& error) {
+    throw error.located(SourceLocation::at(file_));
+  }
+}
+
+void OnnxImporter::check_and_infer() {
+  try {
+    onnx::checker::check_model(model_);
+  } catch (const std::exception& e) {
+    fail(fmt::format("the ONNX checker rejects the model: {}", e.what()));
+  }
+  opset_ = default_opset(model_);
+  if (opset_ < 1 || opset_ > kMaxOpset)
+    fail(fmt::format("unsupported opset {} (mctsat reads opsets up to {})", opset_, kMaxOpset));
+  if (opset_ < kConvertTo) {
+    // Models older than opset 7 must convert; newer ones the converter cannot handle are imported
+    // at their own opset.
+    try {
+      onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(model_, kConvertTo);
+      onnx::checker::check_model(converted);
+      model_ = std::move(converted);
+      opset_ = kConvertTo;
+    } catch (const std::exception& e) {
+      if (opset_ < kMinOpset)
+        fail(
+            fmt::format("opset {} is older than mctsat reads ({}) and ONNX's version converter "
+                        "cannot update it: {}",
+                        opset_, kMinOpset, e.what()));
+    }
+  }
+  try {
+    onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(),
+                                       onnx::ShapeInferenceOptions(false, 0, true));
+  } catch (const std::exception& e) {
+    fail(fmt::format("ONNX shape inference fails: {}", e.what()));
+  }
+}
+
+void OnnxImporter::read_types() {
+  auto record = [&](const onnx::ValueInfoProto& info) {
+    if (auto type = onnx_io::type_from_proto(info.type())) onnx_types_[info.name()] = *type;
+  };
+  for (const auto& info : model_.graph().input()) record(info);
+  for (const auto& info : model_.graph().value_info()) record(info);
+  for (const auto& info : model_.graph().output()) record(info);
+}
+
+void OnnxImporter::add_inputs() {
+  for (const auto& info : model_.graph().input()) {
+    if (initializers_.count(info.name())) continue;  // a default value: the initializer wins
+    std::string dynamic;
+    const auto type = onnx_io::type_from_proto(info.type(), &dynamic);
+    if (!type)
+      fail(
+          fmt::format("graph input '{}' cannot be imported: {} (mctsat needs tensors of fixed "
+                      "shape)",
+                      info.name(), dynamic));
+    names_.insert(info.name());
+    tensor::Node node;
+    node.name = info.name();
+    node.op = Op::kInput;
+    node.attrs = {type->shape};
+    node.leaf_dtype = type->dtype;
+    bind(info.name(), {add_node(std::move(node)), 0});
+  }
+}
+
+std::string OnnxImporter::unique_name(const std::string& base) {
+  std::string name = base.empty() ? "node" : base;
+  for (int k = 1; names_.count(name); ++k) name = fmt::format("{}_{}", base, k);
+  names_.insert(name);
+  return name;
+}
+
+NodeId OnnxImporter::add_node(tensor::Node node) {
+  std::vector<tensor::TensorType> input_types;
+  for (const TensorRef& in : node.inputs) input_types.push_back(graph_.type_of(in));
+  tensor::InferResult inferred =
+      tensor::infer_types(node.op, input_types, node.attrs, node.leaf_dtype);
+  if (!inferred.ok()) {
+    const std::string message = current_ ? fmt::format("{} (mapped from ONNX {}): {}", node.name,
+                                                       current_->op_type(), inferred.error)
+                                         : inferred.error;
+    throw Error(message, [&] {
+      SourceLocation where = SourceLocation::at(file_);
+      where.node = current_ ? node_name_ : node.name;
+      return where;
+    }());
+  }
+  node.outputs = std::move(inferred.outputs);
+  return graph_.add_node(std::move(node));
+}
+
+TensorRef OnnxImporter::tensor(const std::string& onnx_name) {
+  if (auto found = tensors_.find(onnx_name); found != tensors_.end()) return found->second;
+  auto init = initializers_.find(onnx_name);
+  if (init == initializers_.end())
+    fail(
+        fmt::format("input '{}' is neither a graph input, an initializer nor an earlier node's "
+                    "output",
+                    onnx_name));
+  tensor::Node node;
+  node.name = onnx_name;  // reserved in names_
+  node.op = Op::kWeight;
+  try {
+    auto value =
+        std::make_shared<tensor::Tensor>(onnx_io::tensor_from_proto(*init->second, onnx_name));
+    node.attrs = {value->shape};
+    node.leaf_dtype = *onnx_io::dtype_from_onnx(init->second->data_type());
+    node.value = std::move(value);
+  } catch (const Error& error) {
+    fail(error.message());
+  }
+  const TensorRef ref{add_node(std::move(node)), 0};
+  bind(onnx_name, ref);
+  return ref;
+}
+
+std::shared_ptr<const tensor::Tensor> OnnxImporter::constant(const std::string& onnx_name) const {
+  if (auto found = constants_.find(onnx_name); found != constants_.end()) return found->second;
+  auto init = initializers_.find(onnx_name);
+  if (init == initializers_.end()) return nullptr;
+  try {
+    return std::make_shared<tensor::Tensor>(onnx_io::tensor_from_proto(*init->second, onnx_name));
+  } catch (const Error& error) {
+    fail(error.message());
+  }
+}
+
+std::optional<tensor::TensorType> OnnxImporter::onnx_type(const std::string& onnx_name) const {
+  auto found = onnx_types_.find(onnx_name);
+  if (found == onnx_types_.end()) return std::nullopt;
+  return found->second;
+}
+
+std::vector<TensorRef> OnnxImporter::add(Op op, std::vector<TensorRef> inputs, tensor::Attrs attrs,
+                                         std::string name) {
+  tensor::Node node;
+  node.name =
+      unique_name(name.empty() ? fmt::format("{}/{}", node_name_, tensor::op_name(op)) : name);
+  node.op = op;
+  node.inputs = std::move(inputs);
+  node.attrs = std::move(attrs);
+  const NodeId id = add_node(std::move(node));
+  std::vector<TensorRef> refs;
+  for (std::uint32_t k = 0; k < graph_.node(id).outputs.size(); ++k) refs.push_back({id, k});
+  return refs;
+}
+
+TensorRef OnnxImporter::add1(Op op, std::vector<TensorRef> inputs, tensor::Attrs attrs,
+                             std::string name) {
+  return add(op, std::move(inputs), std::move(attrs), std::move(name)).at(0);
+}
+
+TensorRef OnnxImporter::add_weight(tensor::Tensor value, tensor::DType dtype, std::string name) {
+  tensor::Node node;
+  node.name = unique_name(name.empty() ? node_name_ + "/weight" : name);
+  node.op = Op::kWeight;
+  node.attrs = {value.shape};
+  node.leaf_dtype = dtype;
+  node.value = std::make_shared<const tensor::Tensor>(std::move(value));
+  return {add_node(std::move(node)), 0};
+}
+
+void OnnxImporter::bind(const std::string& onnx_name, TensorRef ref) {
+  tensors_[onnx_name] = ref;
+}
+
+void OnnxImporter::import_node(const onnx::NodeProto& node) {
+  current_ = &node;
+  std::string base = node.name();
+  if (base.empty() && node.output_size() > 0) base = node.output(0);
+  node_name_ = base.empty() ? fmt::format("{}_{}", node.op_type(), graph_.size()) : base;
+  // The last node of the mapping takes the name; reserve it so helpers do not.
+  node_name_ = unique_name(node_name_);
+  names_.erase(node_name_);
+  std::string reason;
+  if (default_domain(node.domain()) && node.op_type() == "Constant") {
+    add_constant(node);
+  } else if (!default_domain(node.domain()) || !map_node(node, reason)) {
+    add_opaque(node);
+  } else {
+    check_outputs(node);
+  }
+  names_.insert(node_name_);
+}
+
+void OnnxImporter::add_constant(const onnx::NodeProto& node) {
+  tensor::Tensor value;
+  tensor::DType dtype = tensor::DType::kFloat32;
+  const onnx::AttributeProto& attr = node.attribute(0);  // the checker ensures exactly one
+  if (attr.name() == "value") {
+    try {
+      value = onnx_io::tensor_from_proto(attr.t(), node.output(0));
+    } catch (const Error& error) {
+      fail(error.message());
+    }
+    dtype = *onnx_io::dtype_from_onnx(attr.t().data_type());
+  } else if (attr.name() == "value_float" || attr.name() == "value_floats") {
+    value.data.assign(attr.floats().begin(), attr.floats().end());
+    if (attr.name() == "value_float") value.data = {attr.f()};
+  } else if (attr.name() == "value_int" || attr.name() == "value_ints") {
+    value.data.assign(attr.ints().begin(), attr.ints().end());
+    if (attr.name() == "value_int") value.data = {static_cast<double>(attr.i())};
+    dtype = tensor::DType::kInt64;
+  } else {
+    add_opaque(node);  // sparse or string constants
+    return;
+  }
+  if (attr.name() == "value_floats" || attr.name() == "value_ints")
+    value.shape = {static_cast<std::int64_t>(value.data.size())};
+  auto shared = std::make_shared<const tensor::Tensor>(value);
+  constants_[node.output(0)] = shared;
+  names_.insert(node_name_);
+  tensor::Node weight;
+  weight.name = node_name_;
+  weight.op = Op::kWeight;
+  weight.attrs = {value.shape};
+  weight.leaf_dtype = dtype;
+  weight.value = std::move(shared);
+  bind(node.output(0), {add_node(std::move(weight)), 0});
+}
+
+void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
+  std::vector<tensor::TensorType> types;
+  std::vector<std::string> outputs;
+  for (const auto& out : node.output()) {
+    if (out.empty()) continue;
+    auto type = onnx_type(out);
+    if (!type)
+      fail(
+          fmt::format("mctsat keeps {} as an opaque operator and needs the type of its output "
+                      "'{}', which ONNX shape inference could not determine statically",
+                      node.op_type(), out));
+    types.push_back(*type);
+    outputs.push_back(out);
+  }
+  if (outputs.empty()) fail(fmt::format("{} has no outputs", node.op_type()));
+  tensor::Node opaque;
+  opaque.name = node_name_;
+  opaque.op = Op::kOpaque;
+  for (const auto& in : node.input()) {
+    if (!in.empty()) opaque.inputs.push_back(tensor(in));
+  }
+  opaque.attrs = {next_opaque_id_++, tensor::encode_output_types(types)};
+  // The payload: the node with the model's opset imports, in protobuf text format (readable in
+  // JSON files and diffs).
+  onnx::FunctionProto payload;
+  *payload.add_node() = node;
+  *payload.mutable_opset_import() = model_.opset_import();
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(payload, &text);
+  opaque.opaque = std::make_shared<const tensor::OpaqueInfo>(tensor::OpaqueInfo{
+      default_domain(node.domain()) ? node.op_type() : node.domain() + "." + node.op_type(),
+      std::move(text)});
+  const NodeId id = add_node(std::move(opaque));
+  for (std::uint32_t k = 0; k < outputs.size(); ++k) bind(outputs[k], {id, k});
+}
+
+// A mapping must give the types ONNX infers (where it infers them).
+void OnnxImporter::check_outputs(const onnx::NodeProto& node) const {
+  for (const auto& out : node.output()) {
+    if (out.empty()) continue;
+    const auto ours = tensors_.find(out);
+    if (ours == tensors_.end())
+      fail(fmt::format("the mapping of {} left output '{}' unbound", node.op_type(), out));
+    const auto theirs = onnx_type(out);
+    if (theirs && *theirs != graph_.type_of(ours->second))
+      fail(fmt::format("output '{}' of {} has type {} in mctsat but {} in ONNX", out,
+                       node.op_type(), tensor::type_string(graph_.type_of(ours->second)),
+                       tensor::type_string(*theirs)));
+  }
+}
+
+tensor::Graph graph_from_onnx(std::string_view bytes, const std::string& file) {
+  onnx::ModelProto model;
+  if (bytes.empty() || !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    throw Error("not a valid ONNX model (the protobuf does not parse: truncated or corrupt?)",
+                SourceLocation::at(file));
+  if (!model.has_graph()) throw Error("the ONNX model has no graph", SourceLocation::at(file));
+  return OnnxImporter(std::move(model), file).run();
+}
+
+tensor::Tensor tensor_from_onnx(std::string_view bytes, const std::string& file,
+                                std::string* name) {
+  onnx::TensorProto proto;
+  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    throw Error("not a valid ONNX TensorProto", SourceLocation::at(file));
+  if (name) *name = proto.name();
+  try {
+    return onnx_io::tensor_from_proto(proto, proto.name());
+  } catch (const Error& error) {
+    throw error.located(SourceLocation::at(file));
+  }
+}
+
+}  // namespace mctsat::frontend

@@ -1,0 +1,33 @@
+// Importing ONNX models (ModelProto files, opsets 7 to 17) into mctsat graphs.
+//
+// The model is checked with onnx::checker, brought to opset 13 or later with ONNX's version
+// converter when older, and its shapes inferred with ONNX's shape inference. Operators the catalog
+// covers are mapped onto it (onnx_operators.cpp lists each mapping and its conditions); every other
+// operator, and a covered one in a configuration the catalog cannot express (dilations, padding
+// that is neither SAME nor VALID, integer arithmetic, ...), becomes an opaque node that keeps its
+// ONNX node and output types, so any model with static shapes loads and is written back unchanged
+// where mctsat cannot rewrite it. Initializers and Constant nodes become weights with values;
+// subgraphs computable from them alone (a transposed Gemm operand, a scaled bias) are folded.
+// Graph inputs keep their names; graph outputs keep theirs; a node is named after its ONNX name,
+// or its first output when it has none.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tensor/graph.hpp"
+#include "tensor/tensor_value.hpp"
+
+namespace mctsat::frontend {
+
+// Parses a serialized ModelProto; `file` names it in errors. Throws mctsat::Error naming the file
+// and the node for a corrupt file, a model the checker rejects, an unsupported opset, a dynamic
+// input shape, a missing tensor, an output type shape inference cannot determine, ...
+tensor::Graph graph_from_onnx(std::string_view bytes, const std::string& file = "<onnx>");
+
+// Parses a serialized TensorProto (the test_data_set_*/input_*.pb files of ONNX's test data);
+// `name` (if given) receives the tensor's name.
+tensor::Tensor tensor_from_onnx(std::string_view bytes, const std::string& file = "<onnx>",
+                                std::string* name = nullptr);
+
+}  // namespace mctsat::frontend

@@ -1,0 +1,20 @@
+// Progress of a running search, reported after each planning step, iteration or explored graph to
+// an optional callback (the CLI's live status line). Reporting never changes what a search does.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace mctsat::search {
+
+struct Progress {
+  std::size_t step = 0;   // planning steps, iterations or explored graphs so far
+  std::size_t limit = 0;  // their limit
+  double best_cost = 0;   // the best cost found so far (the cost model's unit, ms)
+  std::size_t nodes = 0;  // e-nodes of the current e-graph
+  double seconds = 0;     // since the search started
+};
+
+using ProgressCallback = std::function<void(const Progress&)>;
+
+}  // namespace mctsat::search

@@ -1,0 +1,233 @@
+// TASO's backtracking search: the queue of graphs, the expansion of a popped graph into one
+// candidate per match, and the rebuilding of queued candidates.
+#include "search/taso.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <queue>
+#include <unordered_set>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "extract/tensor_problem.hpp"
+#include "search/graph_fingerprint.hpp"
+#include "tensor/egraph_conversion.hpp"
+#include "tensor/graph_stats.hpp"
+
+namespace mctsat::search {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using tensor::TensorEGraph;
+
+// How a graph was derived: match `match` of rule `rule` in the explored graph of entry `parent`.
+struct Entry {
+  std::size_t parent = 0, rule = 0, match = 0;
+};
+
+// One match applied to a copy of a single-graph e-graph.
+struct Rewritten {
+  enum class Kind { kUnchanged, kCyclic, kGraph } kind = Kind::kUnchanged;
+  TensorEGraph state;
+  tensor::Selection selection;  // the rewritten graph: one e-node per class
+  double cost = 0;
+};
+
+Rewritten apply_match(const TensorEGraph& parent,
+                      const egraph::Rewrite<tensor::TensorAnalysis>& rule,
+                      const egraph::Matches& matches, std::size_t m,
+                      const tensor::CostModel& model) {
+  Rewritten out{Rewritten::Kind::kUnchanged, parent, {}, 0};
+  egraph::Matches one;
+  one.num_vars = matches.num_vars;
+  one.num_roots = matches.num_roots;
+  const auto roots = matches.roots_of(m), subst = matches.subst(m);
+  one.roots.assign(roots.begin(), roots.end());
+  one.substs.assign(subst.begin(), subst.end());
+  if (rule.apply(out.state.egraph, one).applied == 0) return out;
+  out.state.egraph.rebuild();
+  // The rewritten graph: in every class, a node the rewrite added (the newest), else a node other
+  // than the matched roots' (the right-hand side may be an existing node), else the old node.
+  std::vector<egraph::Id> replaced;
+  for (const egraph::Id root : roots)
+    for (const egraph::Id n : parent.egraph.nodes_of(parent.egraph.find(root)))
+      replaced.push_back(n);
+  const std::size_t old_ids = parent.egraph.num_ids();
+  auto rank = [&](egraph::Id n) {
+    const int kind =
+        n >= old_ids ? 2 : std::find(replaced.begin(), replaced.end(), n) == replaced.end();
+    return std::make_pair(kind, n);
+  };
+  const auto& egraph = out.state.egraph;
+  out.selection.assign(egraph.num_ids(), egraph::kNoId);
+  for (const egraph::Id c : egraph.classes())
+    for (const egraph::Id n : egraph.nodes_of(c))
+      if (out.selection[c] == egraph::kNoId || rank(n) > rank(out.selection[c]))
+        out.selection[c] = n;
+  const extract::Problem problem = extract::problem_from_tensor(out.state, model);
+  const extract::ChoiceCheck check =
+      extract::check_choice(problem, extract::choice_from_selection(problem, out.selection));
+  out.kind = check.valid ? Rewritten::Kind::kGraph : Rewritten::Kind::kCyclic;
+  out.cost = check.cost;
+  return out;
+}
+
+// What the expansion of a popped graph learns about one of its matches.
+struct Candidate {
+  std::size_t rule = 0, match = 0;
+  Rewritten::Kind kind = Rewritten::Kind::kUnchanged;
+  double cost = 0;
+  bool accepted = false;  // under the cost threshold and the operator limit
+  std::uint64_t fingerprint = 0;
+};
+
+class TasoSearch {
+ public:
+  TasoSearch(const dsl::RuleSet& rules, const tensor::CostModel& model, const TasoOptions& options)
+      : rules_(rules),
+        model_(model),
+        options_(options),
+        arena_(static_cast<int>(std::max<std::size_t>(options.threads, 1))) {}
+
+  TasoResult run(const tensor::Graph& input) {
+    const auto start = Clock::now();
+    TasoResult result;
+    result.graph = input;
+    result.cost = tensor::graph_cost(input, model_);
+    max_ops_ = static_cast<std::size_t>(options_.max_ops_factor *
+                                        static_cast<double>(tensor::graph_stats(input).operators));
+    std::size_t best_entry = 0;
+    entries_.push_back({});
+    states_.push_back(std::make_unique<TensorEGraph>(tensor::to_egraph(input)));
+    seen_.insert(graph_fingerprint(input));
+    queue_.push({result.cost, 0});
+    result.stop_reason = "queue empty";
+    while (!queue_.empty()) {
+      if (result.explored >= options_.budget) {
+        result.stop_reason = "budget";
+        break;
+      }
+      if (seconds_since(start) >= options_.seconds) {
+        result.stop_reason = "time limit";
+        break;
+      }
+      const auto [cost, index] = queue_.top();
+      queue_.pop();
+      if (index != 0) {
+        tensor::Graph graph = rebuild(entries_[index]);
+        if (cost < result.cost) {
+          result.graph = graph;
+          result.cost = cost;
+          best_entry = index;
+        }
+        states_[index] = std::make_unique<TensorEGraph>(tensor::to_egraph(graph));
+      }
+      ++result.explored;
+      expand(index, result);
+      if (options_.progress)
+        options_.progress({result.explored, options_.budget, result.cost,
+                           states_[index]->egraph.num_nodes(), seconds_since(start)});
+    }
+    for (std::size_t e = best_entry; e != 0; e = entries_[e].parent)
+      result.applied.push_back(entries_[e].rule);
+    std::reverse(result.applied.begin(), result.applied.end());
+    return result;
+  }
+
+ private:
+  static double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
+  std::vector<egraph::Matches> search_all(const TensorEGraph& state) const {
+    std::vector<egraph::Matches> matches(rules_.size());
+    for (std::size_t r = 0; r < rules_.size(); ++r)
+      matches[r] = rules_.rewrite(r).search(state.egraph);
+    return matches;
+  }
+
+  // The graph of a queued entry, from its parent's e-graph.
+  tensor::Graph rebuild(const Entry& entry) const {
+    const TensorEGraph& parent = *states_[entry.parent];
+    const egraph::Matches matches = rules_.rewrite(entry.rule).search(parent.egraph);
+    const Rewritten r =
+        apply_match(parent, rules_.rewrite(entry.rule), matches, entry.match, model_);
+    MCTSAT_ASSERT(r.kind == Rewritten::Kind::kGraph);
+    return tensor::build_graph(r.state, r.selection);
+  }
+
+  // Builds and costs the candidate of every match of the explored graph `index` (concurrently),
+  // then queues the new ones in match order.
+  void expand(std::size_t index, TasoResult& result) {
+    const TensorEGraph& state = *states_[index];
+    const std::vector<egraph::Matches> matches = search_all(state);
+    std::vector<Candidate> candidates;
+    for (std::size_t r = 0; r < rules_.size(); ++r)
+      for (std::size_t m = 0; m < matches[r].size(); ++m) candidates.push_back({r, m});
+    const double threshold = options_.alpha * result.cost;
+    auto evaluate = [&](Candidate& c) {
+      const Rewritten r =
+          apply_match(state, rules_.rewrite(c.rule), matches[c.rule], c.match, model_);
+      c.kind = r.kind;
+      c.cost = r.cost;
+      if (r.kind != Rewritten::Kind::kGraph || r.cost >= threshold) return;
+      const tensor::Graph graph = tensor::build_graph(r.state, r.selection);
+      if (tensor::graph_stats(graph).operators > max_ops_) return;
+      c.accepted = true;
+      c.fingerprint = graph_fingerprint(graph);
+    };
+    if (options_.threads <= 1) {
+      for (Candidate& c : candidates) evaluate(c);
+    } else {
+      arena_.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, candidates.size(), 1),
+                          [&](const tbb::blocked_range<std::size_t>& range) {
+                            for (std::size_t i = range.begin(); i != range.end(); ++i)
+                              evaluate(candidates[i]);
+                          });
+      });
+    }
+    for (const Candidate& c : candidates) {
+      if (c.kind == Rewritten::Kind::kUnchanged) continue;
+      ++result.candidates;
+      if (c.kind == Rewritten::Kind::kCyclic) ++result.cyclic;
+      if (!c.accepted || !seen_.insert(c.fingerprint).second) continue;
+      entries_.push_back({index, c.rule, c.match});
+      states_.emplace_back();
+      queue_.push({c.cost, entries_.size() - 1});
+      ++result.queued;
+    }
+  }
+
+  // Cheapest first; among equal costs, the earliest queued.
+  struct Later {
+    bool operator()(const std::pair<double, std::size_t>& a,
+                    const std::pair<double, std::size_t>& b) const {
+      return a.first != b.first ? a.first > b.first : a.second > b.second;
+    }
+  };
+
+  const dsl::RuleSet& rules_;
+  const tensor::CostModel& model_;
+  const TasoOptions& options_;
+  tbb::task_arena arena_;
+  std::size_t max_ops_ = 0;
+  std::vector<Entry> entries_;
+  std::vector<std::unique_ptr<TensorEGraph>> states_;  // by entry: set once explored
+  std::unordered_set<std::uint64_t> seen_;
+  std::priority_queue<std::pair<double, std::size_t>, std::vector<std::pair<double, std::size_t>>,
+                      Later>
+      queue_;
+};
+
+}  // namespace
+
+TasoResult run_taso(const tensor::Graph& graph, const dsl::RuleSet& rules,
+                    const tensor::CostModel& model, const TasoOptions& options) {
+  return TasoSearch(rules, model, options).run(graph);
+}
+
+}  // namespace mctsat::search

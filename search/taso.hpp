@@ -1,0 +1,57 @@
+// TASO's cost-based backtracking search (Jia et al., SOSP'19), the pre-e-graph baseline, over
+// the same rules and cost model as the other strategies. Graphs wait in a priority queue by cost;
+// the cheapest is popped, becomes the best graph if it beats it, and every single match of every
+// rule is applied to it on its own, each giving one candidate graph. A candidate enters the queue
+// when it is acyclic, no larger than `max_ops_factor` times the input, cheaper than `alpha` times
+// the best cost, and not seen before (graph_fingerprint). The search stops after `budget` popped
+// graphs, at the time limit, or when the queue is empty.
+//
+// Rules match through the e-graph engine: a popped graph becomes a single-graph e-graph (one
+// e-node per class), a rule's search finds its matches there, and one match is applied to a copy
+// and rebuilt: the right-hand side is merged into the matched root's class (congruent duplicates
+// merge too). The rewritten graph chooses in every class a node the rewrite added, else one that
+// is not a matched root (a right-hand side may be an existing node), else the old node. That
+// choice, built as a graph, is the candidate; its cost is the choice's exact DAG cost (=
+// graph_cost), and a cyclic choice is rejected.
+//
+// A wave of candidates -- the matches of one popped graph -- is built and costed concurrently
+// with oneTBB and entered into the queue in match order, so the search is the same for every
+// thread count. Queued candidates are kept as (parent, rule, match) and rebuilt when popped, so
+// memory grows with the graphs explored, not with the candidates queued.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "dsl/lowering.hpp"
+#include "search/progress.hpp"
+#include "tensor/cost_model.hpp"
+#include "tensor/graph.hpp"
+
+namespace mctsat::search {
+
+struct TasoOptions {
+  double alpha = 1.05;          // relaxation: accept candidates below alpha x the best cost
+  std::size_t budget = 1'000;   // graphs popped from the queue and expanded
+  double max_ops_factor = 2.0;  // reject candidates with more operators than this x the input's
+  double seconds = 3600;
+  std::size_t threads = 1;
+  ProgressCallback progress;  // after each explored graph
+};
+
+struct TasoResult {
+  tensor::Graph graph;               // the best graph found (the input if nothing was cheaper)
+  double cost = 0;                   // its graph_cost
+  std::vector<std::size_t> applied;  // the rules rewriting the input into it, in order
+  std::size_t explored = 0;          // graphs popped and expanded
+  std::size_t candidates = 0;        // rewritten graphs built (one per applicable match)
+  std::size_t queued = 0;            // candidates that entered the queue
+  std::size_t cyclic = 0;            // candidates rejected as cyclic
+  std::string stop_reason;           // "budget", "time limit", "queue empty"
+};
+
+TasoResult run_taso(const tensor::Graph& graph, const dsl::RuleSet& rules,
+                    const tensor::CostModel& model, const TasoOptions& options);
+
+}  // namespace mctsat::search

@@ -1,0 +1,24 @@
+// Building the cost model a CostModelSpec describes.
+#include "tensor/cost_model_factory.hpp"
+
+#include <fmt/format.h>
+
+#include "support/error.hpp"
+#include "tensor/device_profile.hpp"
+#include "tensor/roofline_cost_model.hpp"
+#include "tensor/table_cost_model.hpp"
+
+namespace mctsat::tensor {
+
+std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec) {
+  if (spec.model != "roofline" && spec.model != "table")
+    throw Error(fmt::format("unknown cost model '{}' (roofline, table)", spec.model));
+  auto roofline = std::make_unique<RooflineCostModel>(resolve_profile(spec.device));
+  if (spec.model == "roofline") return roofline;
+  if (spec.table.empty()) throw Error("the table cost model needs a cost table file");
+  std::shared_ptr<const CostModel> fallback_model;
+  if (spec.fallback) fallback_model = std::move(roofline);
+  return std::make_unique<TableCostModel>(CostTable::load(spec.table), fallback_model);
+}
+
+}  // namespace mctsat::tensor

@@ -1,0 +1,22 @@
+// Building a cost model from its description (kind, device profile, cost table): the one place
+// the command line and the bench harness turn a user's choice of cost model into a CostModel.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tensor/cost_model.hpp"
+
+namespace mctsat::tensor {
+
+struct CostModelSpec {
+  std::string model = "roofline";  // roofline | table
+  std::string device = "v100";     // builtin profile name or profile .json path (roofline)
+  std::string table;               // cost table .json (table)
+  bool fallback = false;           // table: price missing keys with roofline instead of failing
+};
+
+// Throws mctsat::Error for an unknown kind or device, a missing or malformed table.
+std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec);
+
+}  // namespace mctsat::tensor

@@ -1,0 +1,177 @@
+// Bench configs: grid expansion (sweeps, seeds, deterministic strategies), parameters, sharding,
+// the shipped configs, and errors that name the file and the JSON path of the bad value.
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "bench/harness/study_config.hpp"
+#include "support/error.hpp"
+
+using mctsat::bench::parse_study;
+using mctsat::bench::Study;
+
+namespace {
+
+const std::vector<std::string> kRules{MCTSAT_SOURCE_DIR "/rules/taso"};
+
+Study parse(const std::string& text) {
+  return parse_study(text, "/tmp/study.json", kRules);
+}
+
+// The error message of parsing `text`, or "" when it parses.
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const mctsat::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fixed order") {
+  const Study study = parse(R"({
+    "name": "t", "models": ["demo", "bert"], "seeds": [1, 2, 3],
+    "defaults": {"mcts": {"simulations": 8}},
+    "configurations": [
+      {"name": "eq", "strategy": "eqsat", "eqsat": {"k_multi": 2}},
+      {"name": "m", "strategy": "mcts", "extract": "paper",
+       "sweep": {"mcts.node_limit": [500, 1000], "mcts.policy": ["random", "heavy"]}}]})");
+  // eqsat is deterministic: one run per model; mcts: 2 x 2 sweep points x 3 seeds.
+  REQUIRE(study.runs.size() == 2 * (1 + 4 * 3));
+  const auto& first = study.runs[0];
+  CHECK(first.configuration == "eq");
+  CHECK(first.options.strategy == "eqsat");
+  CHECK(first.options.eqsat.multi_iterations == 2);
+  const auto& second = study.runs[1];
+  CHECK(second.base_configuration == "m");
+  CHECK(second.configuration.find("node_limit=") != std::string::npos);
+  CHECK(second.configuration.find("policy=") != std::string::npos);
+  CHECK(second.options.extract == "paper");
+  CHECK(second.options.mcts.simulations == 8);  // from the defaults
+  CHECK(second.options.mcts.seed == 1);
+  CHECK(study.runs[2].options.mcts.seed == 2);
+  std::set<std::string> ids;
+  std::set<std::size_t> node_limits;
+  for (std::size_t i = 0; i < study.runs.size(); ++i) {
+    CHECK(study.runs[i].index == i);
+    ids.insert(study.runs[i].id);
+    if (study.runs[i].options.strategy == "mcts")
+      node_limits.insert(study.runs[i].options.mcts.node_limit);
+  }
+  CHECK(ids.size() == study.runs.size());
+  CHECK(node_limits == std::set<std::size_t>{500, 1000});
+  CHECK(study.models[1].name == "bert");
+  CHECK(study.rules.size() == 1);
+  CHECK(study.costs.size() == 1);
+  // The same config gives the same ids (resume depends on it).
+  const Study again = parse(study.text);
+  CHECK(again.runs[5].id == study.runs[5].id);
+}
+
+TEST_CASE("parameters_json lists every parameter, and a run's parameters are its options") {
+  const Study study = parse(R"({"name": "t", "models": ["demo"], "configurations": [
+      {"name": "a", "strategy": "mcts", "search_seconds": 7, "cycle_filter": false,
+       "mcts": {"rollout_depth": 5, "gamma": 0.5, "policy": "lookahead"}}]})");
+  const auto p = mctsat::bench::parameters_json(study.runs.at(0).options);
+  for (const auto& name : mctsat::bench::parameter_names()) CHECK(p.contains(name));
+  CHECK(p["search_seconds"] == 7.0);
+  CHECK(p["cycle_filter"] == false);
+  CHECK(p["mcts.rollout_depth"] == 5);
+  CHECK(p["mcts.gamma"] == 0.5);
+  CHECK(p["mcts.policy"] == "lookahead");
+  CHECK(study.runs[0].options.eqsat.seconds == 7.0);
+}
+
+TEST_CASE("shards split the grid round robin and together cover it once") {
+  const Study study = parse(R"({"name": "t", "models": ["demo", "bert"], "seeds": [1, 2, 3],
+      "configurations": [{"name": "m", "strategy": "mcts"}]})");
+  const auto a = mctsat::bench::shard_runs(study.runs, 0, 2);
+  const auto b = mctsat::bench::shard_runs(study.runs, 1, 2);
+  CHECK(a.size() == 3);
+  CHECK(b.size() == 3);
+  std::set<std::size_t> all;
+  for (const auto& run : a) all.insert(run.index);
+  for (const auto& run : b) all.insert(run.index);
+  CHECK(all.size() == 6);
+  CHECK_THROWS_AS(mctsat::bench::shard_runs(study.runs, 2, 2), mctsat::Error);
+  CHECK_THROWS_AS(mctsat::bench::shard_runs(study.runs, 0, 0), mctsat::Error);
+}
+
+TEST_CASE("restricting seeds keeps the runs' indices and ids") {
+  Study study = parse(R"({"name": "t", "models": ["demo"], "seeds": [1, 2, 3],
+      "configurations": [{"name": "e", "strategy": "eqsat"}, {"name": "m", "strategy": "mcts"}]})");
+  REQUIRE(study.runs.size() == 4);
+  const auto third = study.runs[3];
+  mctsat::bench::restrict_seeds(study, {3});
+  REQUIRE(study.runs.size() == 1);  // the eqsat run has seed 1 only
+  CHECK(study.runs[0].index == third.index);
+  CHECK(study.runs[0].id == third.id);
+  CHECK_THROWS_AS(mctsat::bench::restrict_seeds(study, {7}), mctsat::Error);
+}
+
+TEST_CASE("bad configs are errors naming the file and the JSON path") {
+  const std::string base = R"("name": "t", "models": ["demo"], )";
+  struct Case {
+    std::string text, expected;
+  };
+  const Case cases[] = {
+      {R"({"name": "t", "models": ["demo"]})", "/configurations: missing"},
+      {"{" + base + R"("configurations": [{"name": "a", "mcts": {"node_limit": -5}}]})",
+       "/configurations/0/mcts/node_limit: expected a non-negative integer"},
+      {"{" + base + R"("configurations": [{"name": "a", "mcts": {"node_limit": 0}}]})",
+       "/configurations/0/mcts/node_limit: 0 is out of range"},
+      {"{" + base + R"("configurations": [{"name": "a", "strategy": "annealing"}]})",
+       "/configurations/0/strategy: unknown value 'annealing'"},
+      {"{" + base + R"("configurations": [{"name": "a", "mcts": {"nodes": 5}}]})",
+       "/configurations/0/mcts/nodes: unknown parameter 'mcts.nodes'"},
+      {"{" + base + R"("configurations": [{"name": "a", "sweep": {"mcts.gamma": [0.5, 2]}}]})",
+       "/configurations/0/sweep/mcts.gamma/1: 2 is out of range"},
+      {"{" + base + R"("configurations": [{"name": "a", "mcts": {"seed": 3}}]})",
+       "/configurations/0/mcts/seed: seeds are given by the top-level \"seeds\" list"},
+      {"{" + base + R"("configurations": [{"name": "a"}, {"name": "a"}]})",
+       "/configurations/1/name: configuration name 'a' is used twice"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "seeds": [1, 1]})",
+       "/seeds/1: seed 1 is listed twice"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "limits": {"seconds": "10"}})",
+       "/limits/seconds: expected a number, got string"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "cost_models": [{"device": "z80"}]})",
+       "/cost_models/0: unknown device"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "colour": 1})",
+       "/colour: unknown key 'colour'"},
+      {R"({"name": "t", "models": ["no-such-model"], "configurations": [{"name": "a"}]})",
+       "/models/0: '/tmp/no-such-model' is neither a zoo model"},
+      {R"({"name": "t", "models": [], "configurations": [{"name": "a"}]})",
+       "/models: expected a non-empty array"},
+      {R"({"name": "a b", "models": ["demo"], "configurations": [{"name": "a"}]})",
+       "/name: must not contain"},
+      {R"({"name": "t", "models": ["demo"] "configurations": []})", "/tmp/study.json:1:"},
+  };
+  for (const Case& c : cases) {
+    const std::string message = error_of(c.text);
+    CAPTURE(c.text);
+    CAPTURE(message);
+    CHECK(message.rfind("/tmp/study.json", 0) == 0);
+    CHECK(message.find(c.expected) != std::string::npos);
+  }
+}
+
+TEST_CASE("the shipped configs load") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(MCTSAT_SOURCE_DIR) / "bench" / "configs";
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json" || entry.path().filename() == "schema.json") continue;
+    CAPTURE(entry.path().string());
+    const Study study = mctsat::bench::load_study(entry.path().string(), kRules);
+    CHECK(study.name == entry.path().stem().string());
+    CHECK_FALSE(study.runs.empty());
+    names.insert(study.name);
+  }
+  for (const char* name :
+       {"smoke", "paper-table2", "extraction-ablation", "node-limit", "rollout", "threads"})
+    CHECK(names.count(name) == 1);
+}

@@ -1,0 +1,78 @@
+// `mctsat verify` end to end: a per-rule table and summary, JSON output, a non-zero exit with the
+// counterexample for an unsound rule, the cache, and clear errors for bad arguments.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.hpp"
+
+namespace {
+
+const std::string kSource = MCTSAT_SOURCE_DIR;
+
+std::string fresh_cache() {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("mctsat-verify-cache-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+}  // namespace
+
+TEST_CASE("verify passes sound TASO rules and caches the results") {
+  const std::string cache = fresh_cache();
+  const std::string args =
+      "verify " + kSource + "/rules/taso --only concat-02 multi-01 ewadd-comm --cache-dir " + cache;
+  const CliResult first = run_mctsat(args);
+  CAPTURE(first.output);
+  CHECK(first.status == 0);
+  CHECK(first.output.find("concat-02") != std::string::npos);
+  CHECK(first.output.find("2 rules: shape 2 pass, 0 fail, 0 unknown") != std::string::npos);
+  CHECK(first.output.find("(0 from the cache)") != std::string::npos);
+
+  const CliResult second = run_mctsat(args + " --json");
+  CAPTURE(second.output);
+  REQUIRE(second.status == 0);
+  const auto json = nlohmann::json::parse(second.output);
+  CHECK(json["summary"]["cached"] == 3);
+  CHECK(json["summary"]["failed"] == 0);
+  CHECK(json["summary"]["rule_proof"]["pass"] == 2);  // both follow from the axioms
+  for (const auto& r : json["results"]) CHECK(r["numeric"]["verdict"] == "pass");
+  std::filesystem::remove_all(cache);
+}
+
+TEST_CASE("verify fails an unsound rule and prints its counterexample") {
+  const CliResult r =
+      run_mctsat("verify " + kSource + "/tests/verify/unsound/matmul-commutes.rules --no-cache");
+  CAPTURE(r.output);
+  CHECK(r.status != 0);
+  CHECK(r.output.find("matmul-commutes") != std::string::npos);
+  CHECK(r.output.find("shape fail: the two sides have different shapes for ?a: [") !=
+        std::string::npos);
+  CHECK(r.output.find("1 of 1 rules and axioms failed verification") != std::string::npos);
+}
+
+TEST_CASE("optimize --verify-rules refuses a rule that fails, naming it") {
+  const std::string cache = fresh_cache();
+  ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);  // the default cache, kept out of $HOME
+  const CliResult r = run_mctsat("optimize demo --verify-rules --rules " + kSource +
+                                 "/tests/verify/unsound/relu-dropped.rules");
+  CAPTURE(r.output);
+  CHECK(r.status != 0);
+  CHECK(r.output.find("--verify-rules: 1 of 1 rules failed verification") != std::string::npos);
+  CHECK(r.output.find("rule relu-dropped: the sides differ for ?x: [") != std::string::npos);
+  std::filesystem::remove_all(cache);
+}
+
+TEST_CASE("verify reports bad arguments clearly") {
+  const CliResult unknown_rule =
+      run_mctsat("verify " + kSource + "/rules/taso --only no-such-rule --no-cache");
+  CHECK(unknown_rule.status != 0);
+  CHECK(unknown_rule.output.find("no rule or axiom is named 'no-such-rule'") != std::string::npos);
+  const CliResult missing = run_mctsat("verify /nonexistent/file.rules");
+  CHECK(missing.status != 0);
+  CHECK(missing.output.find("/nonexistent/file.rules") != std::string::npos);
+}

@@ -1,0 +1,295 @@
+// ONNX import and export on small models built with ONNX's protobuf API: the mappings (and the
+// weights they fold), opaque operators kept and written back, the export round trip (import ->
+// export -> import gives the same graph, also through JSON), and errors for bad input.
+#include <string>
+
+#include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
+
+#include "frontend/graph_json.hpp"
+#include "frontend/model_io.hpp"
+#include "frontend/onnx_export.hpp"
+#include "frontend/onnx_import.hpp"
+#include "support/error.hpp"
+#include "tensor/graph_builder.hpp"
+#include "tensor/graph_stats.hpp"
+#include "tensor/interpreter.hpp"
+
+using namespace mctsat;
+using tensor::Op;
+
+namespace {
+
+void add_value_info(onnx::ValueInfoProto* info, const std::string& name,
+                    const std::vector<std::int64_t>& shape, const std::string& dim_param = "") {
+  info->set_name(name);
+  auto* type = info->mutable_type()->mutable_tensor_type();
+  type->set_elem_type(onnx::TensorProto::FLOAT);
+  for (auto d : shape) type->mutable_shape()->add_dim()->set_dim_value(d);
+  if (!dim_param.empty()) type->mutable_shape()->mutable_dim(0)->set_dim_param(dim_param);
+}
+
+void add_initializer(onnx::GraphProto& g, const std::string& name,
+                     const std::vector<std::int64_t>& shape) {
+  auto* init = g.add_initializer();
+  init->set_name(name);
+  init->set_data_type(onnx::TensorProto::FLOAT);
+  std::int64_t n = 1;
+  for (auto d : shape) {
+    init->add_dims(d);
+    n *= d;
+  }
+  for (std::int64_t i = 0; i < n; ++i)
+    init->add_float_data(0.01f * static_cast<float>(i % 17) - 0.05f);
+}
+
+onnx::NodeProto* add_node(onnx::GraphProto& g, const std::string& type,
+                          std::vector<std::string> inputs, std::vector<std::string> outputs) {
+  auto* node = g.add_node();
+  node->set_op_type(type);
+  node->set_name(type + "_" + std::to_string(g.node_size()));
+  for (auto& in : inputs) node->add_input(in);
+  for (auto& out : outputs) node->add_output(out);
+  return node;
+}
+
+void set_ints(onnx::NodeProto* node, const char* name, std::vector<std::int64_t> values) {
+  auto* attr = node->add_attribute();
+  attr->set_name(name);
+  attr->set_type(onnx::AttributeProto::INTS);
+  for (auto v : values) attr->add_ints(v);
+}
+void set_int(onnx::NodeProto* node, const char* name, std::int64_t value) {
+  auto* attr = node->add_attribute();
+  attr->set_name(name);
+  attr->set_type(onnx::AttributeProto::INT);
+  attr->set_i(value);
+}
+void set_float(onnx::NodeProto* node, const char* name, float value) {
+  auto* attr = node->add_attribute();
+  attr->set_name(name);
+  attr->set_type(onnx::AttributeProto::FLOAT);
+  attr->set_f(value);
+}
+
+onnx::ModelProto model_shell(std::int64_t opset = 13) {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(opset);
+  model.mutable_graph()->set_name("test");
+  return model;
+}
+
+// A small CNN classifier: Conv (bias, pads 1) -> Relu -> MaxPool -> Flatten -> Gemm (transB,
+// alpha) -> Softmax.
+onnx::ModelProto classifier() {
+  onnx::ModelProto model = model_shell();
+  onnx::GraphProto& g = *model.mutable_graph();
+  add_value_info(g.add_input(), "image", {1, 3, 8, 8});
+  add_initializer(g, "conv.w", {4, 3, 3, 3});
+  add_initializer(g, "conv.b", {4});
+  add_initializer(g, "fc.w", {5, 64});
+  add_initializer(g, "fc.b", {5});
+  auto* conv = add_node(g, "Conv", {"image", "conv.w", "conv.b"}, {"c"});
+  set_ints(conv, "pads", {1, 1, 1, 1});
+  set_ints(conv, "kernel_shape", {3, 3});
+  add_node(g, "Relu", {"c"}, {"r"});
+  auto* pool = add_node(g, "MaxPool", {"r"}, {"p"});
+  set_ints(pool, "kernel_shape", {2, 2});
+  set_ints(pool, "strides", {2, 2});
+  add_node(g, "Flatten", {"p"}, {"f"});
+  auto* gemm = add_node(g, "Gemm", {"f", "fc.w", "fc.b"}, {"logits"});
+  set_int(gemm, "transB", 1);
+  set_float(gemm, "alpha", 0.5f);
+  add_node(g, "Softmax", {"logits"}, {"probs"});
+  add_value_info(g.add_output(), "probs", {1, 5});
+  return model;
+}
+
+std::string bytes_of(const onnx::ModelProto& model) {
+  std::string bytes;
+  model.SerializeToString(&bytes);
+  return bytes;
+}
+
+std::vector<Op> ops_of(const tensor::Graph& graph) {
+  std::vector<Op> ops;
+  for (tensor::NodeId id : graph.topological_order()) {
+    const Op op = graph.node(id).op;
+    if (op != Op::kInput && op != Op::kWeight) ops.push_back(op);
+  }
+  return ops;
+}
+
+}  // namespace
+
+TEST_CASE("ONNX operators map onto the catalog, constant operands folded into weights") {
+  const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(classifier()), "classifier.onnx");
+  CHECK(ops_of(graph) == std::vector<Op>{Op::kConv2d, Op::kEwAdd, Op::kRelu, Op::kPoolMax,
+                                         Op::kFlatten, Op::kMatmul, Op::kEwAdd, Op::kSoftmax});
+  const tensor::Node& conv = graph.node(*graph.find("Conv_1/conv2d"));
+  CHECK(conv.attrs == tensor::Attrs{std::int64_t{1}, std::int64_t{1},
+                                    static_cast<std::int64_t>(tensor::Padding::kSame),
+                                    std::int64_t{0}});
+  // Gemm's transposed and scaled operand is one 64 x 5 weight: 0.5 * fc.w^T.
+  const tensor::Node& matmul = graph.node(*graph.find("Gemm_5/matmul"));
+  const tensor::Node& fc = graph.node(matmul.inputs[1].node);
+  REQUIRE(fc.op == Op::kWeight);
+  REQUIRE(fc.value);
+  CHECK(fc.value->shape == tensor::Shape{64, 5});
+  const double original = 0.01 * ((1 * 64 + 2) % 17) - 0.05;  // fc.w[1][2]
+  CHECK(fc.value->data[2 * 5 + 1] == doctest::Approx(0.5 * original).epsilon(1e-6));
+  CHECK(graph.outputs().at(0).name == "probs");
+  CHECK(graph.node(*graph.find("image")).op == Op::kInput);
+  const auto out = tensor::interpret(graph, tensor::random_inputs(graph, 3));
+  double sum = 0;
+  for (double p : out.at(0).data) sum += p;
+  CHECK(sum == doctest::Approx(1.0));
+}
+
+TEST_CASE("import -> export -> import gives the same graph, directly and through JSON") {
+  const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(classifier()), "classifier.onnx");
+  const tensor::Graph again = frontend::graph_from_onnx(frontend::graph_to_onnx(graph), "again");
+  CHECK(frontend::graph_to_json(again) == frontend::graph_to_json(graph));
+  const tensor::Graph via_json = frontend::graph_from_onnx(
+      frontend::graph_to_onnx(frontend::graph_from_json(frontend::graph_to_json(graph))),
+      "via-json");
+  CHECK(frontend::graph_to_json(via_json) == frontend::graph_to_json(graph));
+  const auto inputs = tensor::random_inputs(graph, 7);
+  CHECK(tensor::interpret(again, inputs) == tensor::interpret(graph, inputs));
+}
+
+TEST_CASE("operators outside the catalog stay opaque and are written back unchanged") {
+  onnx::ModelProto model = model_shell();
+  onnx::GraphProto& g = *model.mutable_graph();
+  add_value_info(g.add_input(), "x", {2, 6});
+  auto* leaky = add_node(g, "LeakyRelu", {"x"}, {"l"});
+  set_float(leaky, "alpha", 0.25f);
+  add_node(g, "Relu", {"l"}, {"y"});
+  add_value_info(g.add_output(), "y", {2, 6});
+  const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(model), "leaky.onnx");
+  const tensor::Node& opaque = graph.node(*graph.find("LeakyRelu_1"));
+  REQUIRE(opaque.op == Op::kOpaque);
+  CHECK(opaque.opaque->type == "LeakyRelu");
+  CHECK(opaque.outputs.at(0) == tensor::TensorType{{2, 6}, tensor::DType::kFloat32});
+  // Through JSON and back to ONNX, the node keeps its attribute.
+  const std::string exported =
+      frontend::graph_to_onnx(frontend::graph_from_json(frontend::graph_to_json(graph)), "leaky");
+  onnx::ModelProto written;
+  REQUIRE(written.ParseFromString(exported));
+  REQUIRE(written.graph().node_size() == 2);
+  const onnx::NodeProto& node = written.graph().node(0);
+  CHECK(node.op_type() == "LeakyRelu");
+  REQUIRE(node.attribute_size() == 1);
+  CHECK(node.attribute(0).f() == 0.25f);
+  CHECK(node.input(0) == "x");
+  CHECK(written.graph().node(1).output(0) == "y");
+}
+
+TEST_CASE("padding that is neither SAME nor VALID keeps a convolution opaque") {
+  onnx::ModelProto model = model_shell();
+  onnx::GraphProto& g = *model.mutable_graph();
+  add_value_info(g.add_input(), "x", {1, 2, 8, 8});
+  add_initializer(g, "w", {2, 2, 3, 3});
+  auto* conv = add_node(g, "Conv", {"x", "w"}, {"y"});
+  set_ints(conv, "pads", {1, 1, 1, 1});
+  set_ints(conv, "strides", {2, 2});  // SAME would pad 0 before, 1 after
+  add_value_info(g.add_output(), "y", {1, 2, 4, 4});
+  const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(model), "conv.onnx");
+  CHECK(ops_of(graph) == std::vector<Op>{Op::kOpaque});
+}
+
+TEST_CASE("export computes the weights rewrites create; weights without values become inputs") {
+  tensor::GraphBuilder b;
+  const auto x = b.input("x", {1, 2, 5, 5});
+  const auto w3 =
+      b.weight("w3", {2, 2, 3, 3},
+               std::make_shared<tensor::Tensor>(tensor::random_tensor({2, 2, 3, 3}, 1, "w3")));
+  const auto w1 =
+      b.weight("w1", {2, 2, 1, 1},
+               std::make_shared<tensor::Tensor>(tensor::random_tensor({2, 2, 1, 1}, 1, "w1")));
+  const auto big = b.add1(Op::kEnlarge, {w1, w3}, {}, "enlarged");
+  const auto y =
+      b.conv2d(x, b.concat(0, {w3, big}), 1, 1, tensor::Padding::kSame, tensor::Activation::kRelu);
+  const auto free = b.weight("free", {1, 4, 1, 1});
+  b.output("out", b.ewmul(y, free));
+  const tensor::Graph graph = std::move(b).finish();
+  onnx::ModelProto written;
+  REQUIRE(written.ParseFromString(frontend::graph_to_onnx(graph, "rewritten")));
+  CHECK(written.graph().initializer_size() == 1);  // concat(w3, enlarge(w1, w3)), folded
+  CHECK(written.graph().input_size() == 2);        // x and the weight without values
+  const tensor::Graph again = frontend::graph_from_onnx(bytes_of(written), "rewritten.onnx");
+  CHECK(ops_of(again) == std::vector<Op>{Op::kConv2d, Op::kRelu, Op::kEwMul});
+  auto inputs = tensor::random_inputs(graph, 5);
+  inputs["free"] = tensor::random_tensor({1, 4, 1, 1}, 5, "free");
+  tensor::InterpretOptions seeded;
+  seeded.random_weight_seed = 5;
+  const auto want = tensor::interpret(graph, inputs, seeded);
+  const auto got = tensor::interpret(again, inputs);
+  REQUIRE(got.size() == 1);
+  for (std::size_t i = 0; i < want[0].size(); ++i)
+    CHECK(got[0].data[i] == doctest::Approx(want[0].data[i]).epsilon(1e-5));
+}
+
+TEST_CASE("bad ONNX input is a clear error naming the file and the node") {
+  const std::string good = bytes_of(classifier());
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx(good.substr(0, good.size() / 2), "cut.onnx"),
+                       doctest::Contains("cut.onnx: error: not a valid ONNX model"), Error);
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx("", "empty.onnx"),
+                       doctest::Contains("not a valid ONNX model"), Error);
+
+  onnx::ModelProto missing = classifier();
+  missing.mutable_graph()->mutable_initializer()->RemoveLast();  // fc.b
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx(bytes_of(missing), "missing.onnx"),
+                       doctest::Contains("the ONNX checker rejects the model"), Error);
+
+  onnx::ModelProto dynamic = classifier();
+  dynamic.mutable_graph()
+      ->mutable_input(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(0)
+      ->set_dim_param("batch");
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx(bytes_of(dynamic), "dynamic.onnx"),
+                       doctest::Contains("graph input 'image' cannot be imported: dimension 0 is "
+                                         "'batch'"),
+                       Error);
+
+  onnx::ModelProto future = classifier();
+  future.mutable_opset_import(0)->set_version(99);
+  CHECK_THROWS_AS(frontend::graph_from_onnx(bytes_of(future), "future.onnx"), Error);
+
+  // A reshape to a shape of another element count: the node is named.
+  onnx::ModelProto reshape = model_shell();
+  onnx::GraphProto& g = *reshape.mutable_graph();
+  add_value_info(g.add_input(), "x", {2, 6});
+  auto* shape = g.add_initializer();
+  shape->set_name("shape");
+  shape->set_data_type(onnx::TensorProto::INT64);
+  shape->add_dims(2);
+  shape->add_int64_data(5);
+  shape->add_int64_data(5);
+  add_node(g, "Reshape", {"x", "shape"}, {"y"});
+  add_value_info(g.add_output(), "y", {5, 5});
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx(bytes_of(reshape), "reshape.onnx"),
+                       doctest::Contains("Reshape_1"), Error);
+}
+
+TEST_CASE("load_model and save_model read and write .onnx files") {
+  // The demo's weights have no values: they become graph inputs, and its fused activations
+  // separate nodes; the model computes the same.
+  const std::string path = "/tmp/mctsat-test-onnx-io-demo.onnx";
+  const tensor::Graph demo = frontend::load_model("demo");
+  frontend::save_model(demo, path);
+  const tensor::Graph again = frontend::load_model(path);
+  CHECK(again.outputs().size() == demo.outputs().size());
+  auto inputs = tensor::random_inputs(demo, 2);
+  for (const auto& node : demo.nodes()) {
+    if (node.op == Op::kWeight)
+      inputs[node.name] = tensor::random_tensor(node.outputs[0].shape, 2, node.name);
+  }
+  tensor::InterpretOptions seeded;
+  seeded.random_weight_seed = 2;
+  CHECK(tensor::interpret(again, inputs) == tensor::interpret(demo, inputs, seeded));
+}

@@ -1,0 +1,75 @@
+// Parallel MCTS: for a seed and a wave size the search is the same whatever the thread count, and
+// the same seed with the same thread count gives the same committed actions (on TASO's rules).
+#include <doctest/doctest.h>
+
+#include "dsl/rule_library.hpp"
+#include "search/optimizer.hpp"
+#include "tensor/device_profile.hpp"
+#include "tensor/graph_builder.hpp"
+#include "tensor/roofline_cost_model.hpp"
+
+using namespace mctsat;
+using namespace mctsat::tensor;
+
+namespace {
+
+// Three products of one input, two of them followed by activations, summed.
+Graph projections() {
+  GraphBuilder b;
+  const TensorRef x = b.input("x", {32, 128});
+  const TensorRef q = b.relu(b.matmul(x, b.weight("wq", {128, 128})));
+  const TensorRef k = b.matmul(x, b.weight("wk", {128, 128}));
+  const TensorRef v = b.tanh(b.matmul(x, b.weight("wv", {128, 128})));
+  b.output("y", b.ewadd(b.ewadd(q, k), v));
+  return std::move(b).finish();
+}
+
+struct Run {
+  std::vector<std::size_t> rules;
+  std::vector<double> costs;
+  std::size_t simulations = 0;
+  double original_cost = 0, optimized_cost = 0;
+  bool operator==(const Run&) const = default;
+};
+
+Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
+  const RooflineCostModel model(builtin_profile("v100"));
+  search::OptimizeOptions options;
+  options.extract = "dag";
+  options.final_extract = "dag";
+  options.mcts.simulations = 24;
+  options.mcts.max_steps = 4;
+  options.mcts.rollout_depth = 4;
+  options.mcts.seed = 3;
+  options.mcts.threads = threads;
+  options.mcts.batch = batch;
+  const search::OptimizeResult result = search::optimize(projections(), rules, model, options);
+  Run r;
+  for (const auto& step : result.mcts.steps) {
+    r.rules.push_back(step.rule);
+    r.costs.push_back(step.cost);
+  }
+  r.simulations = result.mcts.simulations;
+  r.original_cost = result.original_cost;
+  r.optimized_cost = result.optimized_cost;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("parallel mcts is deterministic and independent of the thread count for a wave size") {
+  const dsl::RuleLibrary library =
+      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleSet rules(dsl::select_rules(library, {}));
+  const Run sequential = run(rules, 1, 1);
+  CHECK_FALSE(sequential.rules.empty());
+  const Run two = run(rules, 2, 0);  // waves of 2
+  CHECK(two == run(rules, 2, 0));
+  CHECK(two == run(rules, 1, 2));
+  CHECK_FALSE(two.rules.empty());
+  CHECK(two.optimized_cost < two.original_cost);
+  CHECK(sequential.optimized_cost < sequential.original_cost);
+  const Run four = run(rules, 2, 4);
+  CHECK(four == run(rules, 1, 4));
+  CHECK(four.simulations == sequential.simulations);
+}

@@ -1,0 +1,205 @@
+// Numeric testing of equations with the reference interpreter (see numeric_check.hpp).
+#include "verify/numeric_check.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "support/error.hpp"
+#include "tensor/interpreter.hpp"
+#include "verify/binding.hpp"
+#include "verify/equation_graph.hpp"
+#include "verify/symbolic_equation.hpp"
+
+namespace mctsat::verify {
+namespace {
+
+struct Difference {
+  double largest = 0;   // absolute
+  double relative = 0;  // to the largest magnitude of the left-hand side's outputs
+  std::size_t output = 0;
+  std::string shape_mismatch;
+};
+
+Difference compare(const std::vector<tensor::Tensor>& a, const std::vector<tensor::Tensor>& b) {
+  Difference d;
+  for (std::size_t o = 0; o < a.size() && o < b.size(); ++o) {
+    if (a[o].shape != b[o].shape) {
+      d.shape_mismatch =
+          fmt::format("output {} has shape {} on the left, {} on the right", o,
+                      tensor::shape_string(a[o].shape), tensor::shape_string(b[o].shape));
+      return d;
+    }
+    double scale = 0;
+    for (double v : a[o].data) scale = std::max(scale, std::abs(v));
+    for (std::size_t i = 0; i < a[o].data.size(); ++i) {
+      const double diff = std::abs(a[o].data[i] - b[o].data[i]);
+      const double rel = std::isnan(diff) ? INFINITY
+                         : scale > 0      ? diff / scale
+                         : diff > 0       ? INFINITY
+                                          : 0.0;
+      if (std::isnan(diff) || diff > d.largest) {
+        d.largest = std::isnan(diff) ? INFINITY : diff;
+        d.output = o;
+      }
+      d.relative = std::max(d.relative, rel);
+    }
+  }
+  return d;
+}
+
+// Small integers in [-3, 3], one stream per input.
+std::map<std::string, tensor::Tensor> integer_inputs(const tensor::Graph& graph,
+                                                     std::uint64_t seed) {
+  std::map<std::string, tensor::Tensor> inputs;
+  std::uint64_t stream = 0;
+  for (const auto& node : graph.nodes()) {
+    if (node.op != tensor::Op::kInput) continue;
+    std::mt19937_64 random(seed * 0x9E3779B97F4A7C15ull + ++stream);
+    tensor::Tensor t(node.outputs.at(0).shape);
+    for (double& v : t.data) v = static_cast<double>(static_cast<std::int64_t>(random() % 7) - 3);
+    inputs.emplace(node.name, std::move(t));
+  }
+  return inputs;
+}
+
+// One rank combination under which both sides can be evaluated, and the assignments taken so far.
+struct Candidate {
+  std::unique_ptr<SymbolicEquation> symbolic;
+  std::vector<z3::expr> taken;  // blocking clauses
+  bool exhausted = false;
+};
+
+std::vector<z3::expr> all_values(const SymbolicEquation& s) {
+  std::vector<z3::expr> out;
+  for (std::size_t v = 0; v < s.equation().vars.size(); ++v)
+    for (const auto& t : s.values(static_cast<dsl::VarIndex>(v))) out.push_back(t);
+  return out;
+}
+
+// The next concrete assignment of a candidate, preferring dimensions of at least 2 (ones hide
+// mistakes: a transpose of a 1x1 tensor is itself).
+std::optional<Binding> next_binding(z3::context& z3, Candidate& c,
+                                    const NumericCheckOptions& options) {
+  const SymbolicEquation& s = *c.symbolic;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    z3::solver solver(z3);
+    z3::params params(z3);
+    params.set("timeout", options.timeout_ms);
+    solver.set(params);
+    for (const auto& e : s.domain) solver.add(e);
+    for (const auto& e : s.lhs_constraints) solver.add(e);
+    for (const auto& e : s.rhs_constraints) solver.add(e);
+    solver.add(s.where);
+    solver.add(s.shapes_equal());
+    for (const auto& e : c.taken) solver.add(e);
+    const auto values = all_values(s);
+    for (const auto& v : values) {
+      solver.add(v <= static_cast<int>(options.max_dim));
+      solver.add(v >= -static_cast<int>(options.max_dim));
+      if (attempt == 0) solver.add(v >= 2 || v < 1);
+    }
+    // Attribute integers may be zero or negative where their operators allow it; tensor
+    // dimensions are positive (the domain).
+    if (solver.check() != z3::sat) continue;
+    const z3::model model = solver.get_model();
+    Binding binding = binding_from_model(s, model);
+    z3::expr_vector differs(z3);
+    std::size_t k = 0;
+    for (std::size_t v = 0; v < binding.values.size(); ++v)
+      for (auto value : binding.values[v])
+        differs.push_back(values[k++] != static_cast<int>(value));
+    if (!differs.empty())
+      c.taken.push_back(z3::mk_or(differs));
+    else
+      c.exhausted = true;
+    return binding;
+  }
+  c.exhausted = true;
+  return std::nullopt;
+}
+
+}  // namespace
+
+CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  CheckResult result;
+  auto finish = [&](Verdict verdict, std::string detail) {
+    result.verdict = verdict;
+    result.detail = std::move(detail);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
+
+  z3::context z3;
+  bool truncated = false;
+  std::vector<Candidate> candidates;
+  for (const auto& sizes :
+       enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated)) {
+    auto symbolic = std::make_unique<SymbolicEquation>(z3, equation, sizes);
+    if (symbolic->lhs_error.empty() && symbolic->rhs_error.empty())
+      candidates.push_back({std::move(symbolic), {}, false});
+  }
+  // A seeded shuffle, so that samples spread over rank combinations.
+  std::mt19937_64 order(options.seed);
+  for (std::size_t i = candidates.size(); i > 1; --i)
+    std::swap(candidates[i - 1], candidates[order() % i]);
+
+  std::size_t tested = 0;
+  std::vector<std::string> ranks;
+  for (std::size_t round = 0; tested < options.samples; ++round) {
+    bool progress = false;
+    for (auto& candidate : candidates) {
+      if (tested == options.samples) break;
+      if (candidate.exhausted) continue;
+      const auto binding = next_binding(z3, candidate, options);
+      if (!binding) continue;
+      progress = true;
+      const std::string where = binding_text(equation, *binding);
+      const std::uint64_t seed = options.seed + tested;
+      try {
+        const tensor::Graph lhs = lhs_graph(equation, *binding);
+        const tensor::Graph rhs = rhs_graph(equation, *binding, lhs);
+        for (const bool integers : {true, false}) {
+          auto inputs = integers ? integer_inputs(lhs, seed) : tensor::random_inputs(lhs, seed);
+          for (auto& [name, value] :
+               integers ? integer_inputs(rhs, seed) : tensor::random_inputs(rhs, seed))
+            inputs.emplace(name, std::move(value));  // variables only the right side uses
+          const Difference d =
+              compare(tensor::interpret(lhs, inputs), tensor::interpret(rhs, inputs));
+          if (!d.shape_mismatch.empty())
+            return finish(Verdict::kFail, fmt::format("for {}: {}", where, d.shape_mismatch));
+          // Integer inputs give exact results unless an operator rounds (tanh, averages...).
+          const bool differs = d.relative > (integers ? 1e-9 : options.tolerance);
+          if (differs)
+            return finish(Verdict::kFail,
+                          fmt::format("the sides differ for {} with {} inputs (seed {}): largest "
+                                      "difference {:.6g} (relative {:.3g}) at output {}",
+                                      where, integers ? "integer" : "real", seed, d.largest,
+                                      d.relative, d.output));
+        }
+      } catch (const Error& e) {
+        return finish(Verdict::kFail,
+                      fmt::format("for {} Z3 found the sides well-formed but the graph builder "
+                                  "disagrees: {}",
+                                  where, e.what()));
+      }
+      ++tested;
+    }
+    if (!progress) break;
+  }
+  if (tested == 0)
+    return finish(Verdict::kUnknown, candidates.empty()
+                                         ? "no rank combination makes both sides well-formed"
+                                         : "no concrete assignment found within the bounds");
+  return finish(Verdict::kPass, fmt::format("{} assignment{} agree on integer and real inputs",
+                                            tested, tested == 1 ? "" : "s"));
+}
+
+}  // namespace mctsat::verify

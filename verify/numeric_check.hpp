@@ -1,0 +1,29 @@
+// Check 3, numeric testing: Z3 picks several concrete shape and attribute assignments (small
+// dimensions, spread over rank combinations) under which both sides are well-formed and the
+// `where` condition holds; both sides are built as graphs and run by the reference interpreter on
+// the same random inputs: once with small random integers (results are exact, as TASO's
+// fingerprints), once with random reals (compared with a tolerance). A mismatch is a counterexample
+// with the shapes, the seed and the largest difference.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "verify/check_result.hpp"
+#include "verify/equation.hpp"
+
+namespace mctsat::verify {
+
+struct NumericCheckOptions {
+  std::size_t samples = 4;   // concrete assignments tested
+  std::uint64_t seed = 1;    // inputs and the order in which rank combinations are tried
+  std::int64_t max_dim = 5;  // dimensions and integer attributes are at most this
+  double tolerance = 1e-6;   // relative, for the real-valued trial
+  std::size_t max_rank = 4;
+  std::size_t max_assignments = 4096;
+  unsigned timeout_ms = 2000;  // per Z3 query
+};
+
+CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options);
+
+}  // namespace mctsat::verify

@@ -1,0 +1,94 @@
+// Shape soundness with Z3 (see shape_check.hpp).
+#include "verify/shape_check.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "verify/binding.hpp"
+#include "verify/symbolic_equation.hpp"
+
+namespace mctsat::verify {
+
+CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  CheckResult result;
+  auto finish = [&](Verdict verdict, std::string detail) {
+    result.verdict = verdict;
+    result.detail = std::move(detail);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
+
+  z3::context z3;
+  z3::params params(z3);
+  params.set("timeout", options.timeout_ms);
+  bool truncated = false;
+  const auto assignments =
+      enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated);
+  std::size_t matchable = 0, unknown = 0;
+  std::string partial;  // an example where the right-hand side is ill-formed
+  std::string first_error;
+  for (const auto& sizes : assignments) {
+    SymbolicEquation symbolic(z3, equation, sizes);
+    if (!symbolic.lhs_error.empty()) {
+      if (first_error.empty()) first_error = symbolic.lhs_error;
+      continue;
+    }
+    z3::solver solver(z3);
+    solver.set(params);
+    for (const auto& c : symbolic.domain) solver.add(c);
+    for (const auto& c : symbolic.lhs_constraints) solver.add(c);
+    solver.add(symbolic.where);
+    const z3::check_result matches = solver.check();
+    if (matches == z3::unsat) continue;
+    if (matches == z3::unknown) {
+      ++unknown;
+      continue;
+    }
+    ++matchable;
+    if (!symbolic.rhs_error.empty()) {
+      if (partial.empty())
+        partial =
+            fmt::format("the right-hand side is ill-formed for {}: {}",
+                        binding_text(equation, binding_from_model(symbolic, solver.get_model())),
+                        symbolic.rhs_error);
+      continue;
+    }
+    solver.push();
+    solver.add(symbolic.all(symbolic.rhs_constraints));
+    solver.add(!symbolic.shapes_equal());
+    const z3::check_result differs = solver.check();
+    if (differs == z3::sat) {
+      const z3::model model = solver.get_model();
+      return finish(Verdict::kFail,
+                    fmt::format("the two sides have different shapes for {}: {}",
+                                binding_text(equation, binding_from_model(symbolic, model)),
+                                root_shapes_text(symbolic, model, true)));
+    }
+    if (differs == z3::unknown) ++unknown;
+    solver.pop();
+    if (partial.empty()) {
+      solver.add(!symbolic.all(symbolic.rhs_constraints));
+      if (solver.check() == z3::sat)
+        partial =
+            fmt::format("the right-hand side is ill-formed for {}",
+                        binding_text(equation, binding_from_model(symbolic, solver.get_model())));
+    }
+  }
+  if (matchable == 0 && unknown == 0)
+    return finish(Verdict::kFail,
+                  fmt::format("the left-hand side is never well-formed (ranks 1..{}){}",
+                              options.max_rank, first_error.empty() ? "" : ": " + first_error));
+  if (unknown > 0)
+    return finish(Verdict::kUnknown, fmt::format("Z3 gave up on {} of {} rank combinations",
+                                                 unknown, matchable + unknown));
+  std::string note =
+      fmt::format("{} rank combination{} proved", matchable, matchable == 1 ? "" : "s");
+  if (truncated) note += fmt::format(" (the first {} only)", assignments.size());
+  if (!partial.empty()) note += "; note: " + partial;
+  return finish(Verdict::kPass, note);
+}
+
+}  // namespace mctsat::verify

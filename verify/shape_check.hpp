@@ -1,0 +1,23 @@
+// Check 1, shape soundness: for every choice of ranks, Z3 proves that wherever the left-hand side
+// is well-formed, the `where` condition holds and the right-hand side is well-formed, both sides
+// have the same shape(s). A right-hand side that is ill-formed for some well-formed left-hand
+// side is not unsound (the engine skips such matches before adding anything), but it is reported
+// as a note, with an example, because the rule then applies less often than it reads.
+#pragma once
+
+#include <cstddef>
+
+#include "verify/check_result.hpp"
+#include "verify/equation.hpp"
+
+namespace mctsat::verify {
+
+struct ShapeCheckOptions {
+  std::size_t max_rank = 4;            // tensor ranks and list lengths enumerated: 1..max_rank
+  std::size_t max_assignments = 4096;  // rank combinations tried at most
+  unsigned timeout_ms = 2000;          // per Z3 query
+};
+
+CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& options);
+
+}  // namespace mctsat::verify

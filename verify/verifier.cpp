@@ -1,0 +1,118 @@
+// Verifying rule libraries in parallel, with the cache (see verifier.hpp).
+#include "verify/verifier.hpp"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "support/error.hpp"
+#include "verify/verify_cache.hpp"
+
+namespace mctsat::verify {
+namespace {
+
+// Bump when a change to the checks makes earlier cached results stale.
+constexpr const char* kVerifierVersion = "mctsat-verify-1";
+
+std::string options_text(const VerifyOptions& o) {
+  return fmt::format("rank {} assignments {} timeouts {}/{}/{} samples {} seed {} dim {} tol {}",
+                     o.shape.max_rank, o.shape.max_assignments, o.shape.timeout_ms,
+                     o.proof.timeout_ms, o.numeric.timeout_ms, o.numeric.samples, o.numeric.seed,
+                     o.numeric.max_dim, o.numeric.tolerance);
+}
+
+}  // namespace
+
+bool EquationReport::failed() const {
+  return shape.verdict == Verdict::kFail || proof.verdict == Verdict::kFail ||
+         numeric.verdict == Verdict::kFail;
+}
+
+std::optional<std::string> default_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/mctsat/verify";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.cache/mctsat/verify";
+  return std::nullopt;
+}
+
+std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
+                                           const std::vector<dsl::CheckedRule>& rules,
+                                           const std::vector<dsl::CheckedAxiom>& checked_axioms,
+                                           const VerifyOptions& options) {
+  std::vector<Equation> axioms;
+  std::string axioms_text;
+  for (const auto& a : library.axioms) {
+    axioms.push_back(equation_of(a));
+    axioms_text += equation_text(axioms.back()) + "\n";
+  }
+  std::vector<Equation> targets;
+  for (const auto& r : rules) targets.push_back(equation_of(r));
+  for (const auto& a : checked_axioms) targets.push_back(equation_of(a));
+
+  std::optional<VerifyCache> cache;
+  if (options.cache_dir) cache.emplace(*options.cache_dir);
+  const std::string settings = options_text(options);
+
+  std::vector<EquationReport> reports(targets.size());
+  auto verify_one = [&](std::size_t i) {
+    const Equation& e = targets[i];
+    EquationReport& report = reports[i];
+    report.name = e.name;
+    report.axiom = e.axiom;
+    report.where = e.where;
+    report.text = equation_text(e);
+    const std::string key = VerifyCache::key_of(
+        fmt::format("{}\n{}\n{}\n{}\n{}", kVerifierVersion, settings, e.axiom ? "axiom" : "rule",
+                    report.text, e.axiom ? "" : axioms_text));
+    if (cache) {
+      if (const auto hit = cache->load(key)) {
+        report.shape = hit->shape;
+        report.proof = hit->proof;
+        report.numeric = hit->numeric;
+        report.cached = true;
+        return;
+      }
+    }
+    report.shape = check_shapes(e, options.shape);
+    if (e.axiom) {
+      report.proof.detail = "an axiom (assumed)";
+    } else if (axioms.empty()) {
+      report.proof.detail = "no axioms loaded";
+    } else {
+      report.proof = check_axioms(e, axioms, options.proof);
+    }
+    report.numeric = check_numeric(e, options.numeric);
+    if (cache) cache->store(key, {report.shape, report.proof, report.numeric});
+  };
+
+  const int threads =
+      options.jobs == 0 ? tbb::this_task_arena::max_concurrency() : static_cast<int>(options.jobs);
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, targets.size(), [&](std::size_t i) { verify_one(i); });
+  });
+  return reports;
+}
+
+void require_sound(const dsl::RuleLibrary& library, const std::vector<dsl::CheckedRule>& rules) {
+  VerifyOptions options;
+  options.cache_dir = default_cache_dir();
+  std::string failures;
+  std::size_t failed = 0;
+  for (const auto& r : verify_library(library, rules, {}, options)) {
+    if (!r.failed()) continue;
+    ++failed;
+    for (const auto* check : {&r.shape, &r.proof, &r.numeric})
+      if (check->verdict == Verdict::kFail)
+        failures +=
+            fmt::format("\n{}:{}: rule {}: {}", r.where.file, r.where.line, r.name, check->detail);
+  }
+  if (failed > 0)
+    throw Error(fmt::format("--verify-rules: {} of {} rules failed verification:{}", failed,
+                            rules.size(), failures));
+}
+
+}  // namespace mctsat::verify

@@ -1,0 +1,51 @@
+// Verifying rule libraries: every rule (and axiom) through the three checks — shape soundness,
+// proof from the axioms, numeric testing — in parallel with oneTBB (each check builds its own Z3
+// context, so no context is shared between threads), with results cached on disk by a hash of
+// the rule's text, the axioms and the options.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/rule_library.hpp"
+#include "verify/axiom_check.hpp"
+#include "verify/numeric_check.hpp"
+#include "verify/shape_check.hpp"
+
+namespace mctsat::verify {
+
+struct VerifyOptions {
+  ShapeCheckOptions shape;
+  AxiomCheckOptions proof;
+  NumericCheckOptions numeric;
+  std::size_t jobs = 0;                  // threads; 0 = every core
+  std::optional<std::string> cache_dir;  // unset: no cache
+};
+
+struct EquationReport {
+  std::string name;
+  bool axiom = false;
+  SourceLocation where;
+  std::string text;
+  CheckResult shape, proof, numeric;
+  bool cached = false;
+  bool failed() const;
+};
+
+// `rules` (each proved from all of the library's axioms), then `axioms` (shape and numeric
+// checks only: they are the assumptions), in the order given.
+std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
+                                           const std::vector<dsl::CheckedRule>& rules,
+                                           const std::vector<dsl::CheckedAxiom>& axioms,
+                                           const VerifyOptions& options);
+
+// For commands that run rules (`optimize --verify-rules`, the bench harness): verifies `rules`
+// with default options and the default cache, and throws an Error naming every rule that fails
+// a check, with its counterexample.
+void require_sound(const dsl::RuleLibrary& library, const std::vector<dsl::CheckedRule>& rules);
+
+// $XDG_CACHE_HOME/mctsat/verify, else ~/.cache/mctsat/verify; nullopt without a home.
+std::optional<std::string> default_cache_dir();
+
+}  // namespace mctsat::verify

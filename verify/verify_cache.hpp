@@ -1,0 +1,31 @@
+// The verification cache: one small JSON file per verified equation, named by a stable hash of
+// everything the result depends on (the equation's text, the axioms for the proof, the options,
+// the verifier's version). Unchanged rules are not re-verified; deleting the directory is safe.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "verify/check_result.hpp"
+
+namespace mctsat::verify {
+
+struct CachedChecks {
+  CheckResult shape, proof, numeric;
+};
+
+class VerifyCache {
+ public:
+  explicit VerifyCache(std::string directory) : directory_(std::move(directory)) {}
+  // Absent, unreadable or malformed entries are misses.
+  std::optional<CachedChecks> load(const std::string& key) const;
+  // Best effort: a cache that cannot be written is not an error.
+  void store(const std::string& key, const CachedChecks& checks) const;
+  // A file-name key from the text of everything the result depends on.
+  static std::string key_of(const std::string& identity);
+
+ private:
+  std::string directory_;
+};
+
+}  // namespace mctsat::verify
