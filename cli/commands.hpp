@@ -10,6 +10,7 @@ namespace mctsat::cli {
 void add_show_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_profile_command(CLI::App& app);
 void add_zoo_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
 void add_rules_command(CLI::App& app);

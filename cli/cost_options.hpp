@@ -12,9 +12,9 @@
 namespace mctsat::cli {
 
 struct CostOptions {
-  std::string model = "roofline";  // roofline | table
+  std::string model = "roofline";  // roofline | table | measured
   std::string device = "v100";     // builtin profile name or profile .json path
-  std::string table;               // cost table .json (for --cost table)
+  std::string table;               // cost table .json (table), measurement cache (measured)
   bool fallback = false;           // table: price missing keys with roofline instead of failing
 
   void add_to(CLI::App& command);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   mctsat::cli::add_show_command(app);
   mctsat::cli::add_convert_command(app);
   mctsat::cli::add_run_command(app);
+  mctsat::cli::add_profile_command(app);
   mctsat::cli::add_zoo_command(app);
   mctsat::cli::add_devices_command(app);
   mctsat::cli::add_rules_command(app);

@@ -19,7 +19,7 @@ struct VerifyCliOptions {
   std::vector<std::string> paths;
   std::vector<std::string> only;
   verify::VerifyOptions verify;
-  unsigned timeout_ms = 2000;
+  unsigned timeout_ms = 500;
   std::string cache_dir;
   bool no_cache = false, json = false, verbose = false;
 };
@@ -146,6 +146,7 @@ void run(const VerifyCliOptions& o) {
                                numeric[1].text());
     std::cout << fmt::format("{:.1f} s ({} from the cache)\n", seconds, cached);
   }
+  std::cout.flush();  // the table before the error message
   if (failed > 0)
     throw Error(
         fmt::format("{} of {} rules and axioms failed verification", failed, reports.size()));

@@ -1,11 +1,12 @@
-// Graph fingerprints: a bottom-up (Merkle) hash in topological order.
+// Graph fingerprints: a bottom-up (Merkle) hash over the chosen e-nodes, iteratively.
 #include "search/graph_fingerprint.hpp"
 
-#include <bit>
 #include <functional>
 #include <string>
-#include <variant>
+#include <utility>
 #include <vector>
+
+#include "tensor/tensor_language.hpp"
 
 namespace mctsat::search {
 namespace {
@@ -16,36 +17,53 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return h ^ (h >> 32);
 }
 
-std::uint64_t attr_hash(std::uint64_t h, const tensor::Attr& attr) {
-  h = mix(h, attr.index());
-  if (const auto* i = std::get_if<std::int64_t>(&attr))
-    return mix(h, static_cast<std::uint64_t>(*i));
-  if (const auto* d = std::get_if<double>(&attr)) return mix(h, std::bit_cast<std::uint64_t>(*d));
-  const auto& list = std::get<std::vector<std::int64_t>>(attr);
-  h = mix(h, list.size());
-  for (std::int64_t v : list) h = mix(h, static_cast<std::uint64_t>(v));
-  return h;
-}
-
 }  // namespace
 
-std::uint64_t graph_fingerprint(const tensor::Graph& graph) {
-  std::vector<std::uint64_t> node_hash(graph.size(), 0);
-  for (const tensor::NodeId id : graph.topological_order()) {
-    const tensor::Node& node = graph.node(id);
-    std::uint64_t h = mix(0, static_cast<std::uint64_t>(node.op));
-    if (node.op == tensor::Op::kInput || node.op == tensor::Op::kWeight ||
-        node.op == tensor::Op::kOpaque)
-      h = mix(h, std::hash<std::string>{}(node.name));
-    for (const tensor::Attr& attr : node.attrs) h = attr_hash(h, attr);
-    for (const tensor::TensorRef& input : node.inputs)
-      h = mix(h, mix(node_hash[input.node], input.output));
-    node_hash[id] = h;
+GraphFingerprint graph_fingerprint(const tensor::TensorEGraph& state,
+                                   const tensor::Selection& selection) {
+  const auto& egraph = state.egraph;
+  const auto& tables = state.tables();
+  auto chosen = [&](egraph::Id c) {
+    const egraph::Id node = selection[c];
+    return node != egraph::kNoId ? node : egraph.nodes_of(c).front();
+  };
+  GraphFingerprint result;
+  std::vector<std::uint64_t> hash(egraph.num_ids(), 0);
+  std::vector<bool> done(egraph.num_ids(), false);
+  // Depth-first, children before parents: (class, children pushed).
+  std::vector<std::pair<egraph::Id, bool>> stack;
+  for (const egraph::Id root : state.roots) stack.emplace_back(egraph.find(root), false);
+  while (!stack.empty()) {
+    const auto [c, expanded] = stack.back();
+    if (done[c]) {
+      stack.pop_back();
+      continue;
+    }
+    const auto node = egraph.node(chosen(c));
+    if (!expanded) {
+      stack.back().second = true;
+      for (const egraph::Id child : node.children)
+        if (!done[egraph.find(child)]) stack.emplace_back(egraph.find(child), false);
+      continue;
+    }
+    stack.pop_back();
+    std::uint64_t h = mix(0, node.op);
+    const auto op = tensor::tensor_op(node.op);
+    if (op == tensor::Op::kInput || op == tensor::Op::kWeight) {
+      h = mix(h, std::hash<std::string>{}(tables.leaves.at(node.payload).name));
+    } else if (op == tensor::Op::kOpaque) {
+      h = mix(h, std::hash<std::string>{}(tables.opaque.at(node.payload).name));
+    } else {
+      h = mix(h, static_cast<std::uint64_t>(node.payload));
+    }
+    for (const egraph::Id child : node.children) h = mix(h, hash[egraph.find(child)]);
+    hash[c] = h;
+    done[c] = true;
+    if (op && op != tensor::Op::kInput && op != tensor::Op::kWeight) ++result.operators;
   }
-  std::uint64_t h = graph.outputs().size();
-  for (const tensor::GraphOutput& output : graph.outputs())
-    h = mix(h, mix(node_hash[output.tensor.node], output.tensor.output));
-  return h;
+  result.hash = state.roots.size();
+  for (const egraph::Id root : state.roots) result.hash = mix(result.hash, hash[egraph.find(root)]);
+  return result;
 }
 
 }  // namespace mctsat::search

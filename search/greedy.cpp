@@ -26,6 +26,7 @@ GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
     std::size_t best_rule = 0;
     double best_cost = current;
     for (std::size_t r = 0; r < rules.size(); ++r) {
+      if (!has_match(result.state, rules, r)) continue;
       tensor::TensorEGraph candidate = result.state;
       std::vector<bool> enabled(rules.size(), false);
       enabled[r] = true;

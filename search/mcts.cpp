@@ -121,9 +121,7 @@ class Planner {
       std::size_t simulations = 0;
       while (simulations < options_.simulations && elapsed(start) < options_.seconds &&
              tree_bytes_ < options_.memory_limit) {
-        const std::size_t wave = std::min(batch_, options_.simulations - simulations);
-        run_wave(wave);
-        simulations += wave;
+        simulations += run_wave(options_.simulations - simulations);
       }
       result.simulations += simulations;
       const int best = best_root_child();
@@ -201,10 +199,9 @@ class Planner {
     return node;
   }
 
-  // Applies one rule to a copy of `state`; nullptr when it changes nothing. Most rules match
-  // nothing in most states: a read-only search for one match saves the copy for those.
+  // Applies one rule to a copy of `state`; nullptr when it changes nothing.
   std::unique_ptr<TensorEGraph> apply(const TensorEGraph& state, std::size_t rule) const {
-    if (rules_.rewrite(rule).search(state.egraph, 1).size() == 0) return nullptr;
+    if (!has_match(state, rules_, rule)) return nullptr;
     auto next = std::make_unique<TensorEGraph>(state);
     std::vector<bool> enabled(rules_.size(), false);
     enabled[rule] = true;
@@ -331,19 +328,29 @@ class Planner {
     }
   }
 
-  // `size` simulations: selected in order, played concurrently, backed up in order.
-  void run_wave(std::size_t size) {
+  // One wave: simulations are selected in order until `batch` of them have work to play (a
+  // simulation that ends at a terminal node has none and is backed up at once) or `budget` have
+  // started; those are played concurrently and backed up in order. Returns the number started.
+  std::size_t run_wave(std::size_t budget) {
     std::unordered_map<std::size_t, Claim> claims;
-    std::vector<Simulation> wave(size);
-    for (Simulation& sim : wave) {
+    std::vector<Simulation> wave;
+    std::size_t started = 0;
+    while (started < budget && wave.size() < batch_) {
+      Simulation sim;
       sim.seed = mix(options_.seed, ++simulations_started_);
       select(sim, claims);
+      ++started;
+      if (!sim.claim && nodes_[sim.path.back()].terminal) {
+        backup(sim);
+        continue;
+      }
+      wave.push_back(std::move(sim));
     }
-    if (options_.threads <= 1 || size == 1) {
+    if (options_.threads <= 1 || wave.size() <= 1) {
       for (Simulation& sim : wave) play(sim);
     } else {
       arena_.execute([&] {
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 1),
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, wave.size(), 1),
                           [&](const tbb::blocked_range<std::size_t>& range) {
                             for (std::size_t i = range.begin(); i != range.end(); ++i)
                               play(wave[i]);
@@ -357,6 +364,7 @@ class Planner {
       backup(sim);
     }
     critical_cpu_ += longest;
+    return started;
   }
 
   // A random-order list of actions for a rollout step, following the policy.

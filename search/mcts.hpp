@@ -11,7 +11,8 @@
 //
 // Parallel simulations (`threads`) follow WU-UCT (Liu et al., ICLR'20), the scheme the paper's
 // code descends from, in a synchronous form chosen for determinism: simulations run in waves of
-// `batch`. A wave's selections run one after another on the main thread, each counting the
+// `batch` that have work to do (one ending at a terminal node has none and is backed up at once).
+// A wave's selections run one after another on the main thread, each counting the
 // simulations already in flight through a node as visits whose outcome is not yet known (WU-UCT's
 // O_s, so the wave spreads over the tree instead of repeating one path); then expansions and
 // rollouts -- the costly part: rule applications on e-graph snapshots and reward extractions --

@@ -15,7 +15,6 @@
 #include "extract/tensor_problem.hpp"
 #include "search/graph_fingerprint.hpp"
 #include "tensor/egraph_conversion.hpp"
-#include "tensor/graph_stats.hpp"
 
 namespace mctsat::search {
 namespace {
@@ -97,12 +96,14 @@ class TasoSearch {
     TasoResult result;
     result.graph = input;
     result.cost = tensor::graph_cost(input, model_);
-    max_ops_ = static_cast<std::size_t>(options_.max_ops_factor *
-                                        static_cast<double>(tensor::graph_stats(input).operators));
     std::size_t best_entry = 0;
     entries_.push_back({});
     states_.push_back(std::make_unique<TensorEGraph>(tensor::to_egraph(input)));
-    seen_.insert(graph_fingerprint(input));
+    const GraphFingerprint fingerprint =
+        graph_fingerprint(*states_[0], tensor::source_selection(*states_[0]));
+    max_ops_ = static_cast<std::size_t>(options_.max_ops_factor *
+                                        static_cast<double>(fingerprint.operators));
+    seen_.insert(fingerprint.hash);
     queue_.push({result.cost, 0});
     result.stop_reason = "queue empty";
     while (!queue_.empty()) {
@@ -174,10 +175,10 @@ class TasoSearch {
       c.kind = r.kind;
       c.cost = r.cost;
       if (r.kind != Rewritten::Kind::kGraph || r.cost >= threshold) return;
-      const tensor::Graph graph = tensor::build_graph(r.state, r.selection);
-      if (tensor::graph_stats(graph).operators > max_ops_) return;
+      const GraphFingerprint fingerprint = graph_fingerprint(r.state, r.selection);
+      if (fingerprint.operators > max_ops_) return;
       c.accepted = true;
-      c.fingerprint = graph_fingerprint(graph);
+      c.fingerprint = fingerprint.hash;
     };
     if (options_.threads <= 1) {
       for (Candidate& c : candidates) evaluate(c);

@@ -10,10 +10,11 @@
 namespace mctsat::tensor {
 
 struct CostModelSpec {
-  std::string model = "roofline";  // roofline | table
+  std::string model = "roofline";  // roofline | table | measured
   std::string device = "v100";     // builtin profile name or profile .json path (roofline)
-  std::string table;               // cost table .json (table)
-  bool fallback = false;           // table: price missing keys with roofline instead of failing
+  std::string table;      // cost table .json (table); measured: the cache file (empty: the default)
+  bool fallback = false;  // table: price missing keys with roofline instead of failing;
+                          // measured: price what the executor cannot run with roofline
 };
 
 // Throws mctsat::Error for an unknown kind or device, a missing or malformed table.

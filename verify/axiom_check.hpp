@@ -18,7 +18,7 @@
 namespace mctsat::verify {
 
 struct AxiomCheckOptions {
-  unsigned timeout_ms = 2000;
+  unsigned timeout_ms = 500;
 };
 
 CheckResult check_axioms(const Equation& goal, const std::vector<Equation>& axioms,

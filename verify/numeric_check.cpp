@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
@@ -139,61 +140,82 @@ CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& o
 
   z3::context z3;
   bool truncated = false;
-  std::vector<Candidate> candidates;
-  for (const auto& sizes :
-       enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated)) {
-    auto symbolic = std::make_unique<SymbolicEquation>(z3, equation, sizes);
-    if (symbolic->lhs_error.empty() && symbolic->rhs_error.empty())
-      candidates.push_back({std::move(symbolic), {}, false});
-  }
-  // A seeded shuffle, so that samples spread over rank combinations.
+  // A seeded shuffle of the rank combinations, so that samples spread over them; candidates are
+  // built lazily (most equations need only the first few).
+  auto assignments =
+      enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated);
   std::mt19937_64 order(options.seed);
-  for (std::size_t i = candidates.size(); i > 1; --i)
-    std::swap(candidates[i - 1], candidates[order() % i]);
+  for (std::size_t i = assignments.size(); i > 1; --i)
+    std::swap(assignments[i - 1], assignments[order() % i]);
+  std::vector<Candidate> candidates;
+  std::size_t next_assignment = 0;
+  auto next_candidate = [&]() -> Candidate* {
+    while (next_assignment < assignments.size()) {
+      auto symbolic =
+          std::make_unique<SymbolicEquation>(z3, equation, assignments[next_assignment++]);
+      if (symbolic->lhs_error.empty() && symbolic->rhs_error.empty()) {
+        candidates.push_back({std::move(symbolic), {}, false});
+        return &candidates.back();
+      }
+    }
+    return nullptr;
+  };
 
   std::size_t tested = 0;
-  std::vector<std::string> ranks;
-  for (std::size_t round = 0; tested < options.samples; ++round) {
-    bool progress = false;
-    for (auto& candidate : candidates) {
-      if (tested == options.samples) break;
-      if (candidate.exhausted) continue;
-      const auto binding = next_binding(z3, candidate, options);
-      if (!binding) continue;
-      progress = true;
-      const std::string where = binding_text(equation, *binding);
-      const std::uint64_t seed = options.seed + tested;
-      try {
-        const tensor::Graph lhs = lhs_graph(equation, *binding);
-        const tensor::Graph rhs = rhs_graph(equation, *binding, lhs);
-        for (const bool integers : {true, false}) {
-          auto inputs = integers ? integer_inputs(lhs, seed) : tensor::random_inputs(lhs, seed);
-          for (auto& [name, value] :
-               integers ? integer_inputs(rhs, seed) : tensor::random_inputs(rhs, seed))
-            inputs.emplace(name, std::move(value));  // variables only the right side uses
-          const Difference d =
-              compare(tensor::interpret(lhs, inputs), tensor::interpret(rhs, inputs));
-          if (!d.shape_mismatch.empty())
-            return finish(Verdict::kFail, fmt::format("for {}: {}", where, d.shape_mismatch));
-          // Integer inputs give exact results unless an operator rounds (tanh, averages...).
-          const bool differs = d.relative > (integers ? 1e-9 : options.tolerance);
-          if (differs)
-            return finish(Verdict::kFail,
-                          fmt::format("the sides differ for {} with {} inputs (seed {}): largest "
-                                      "difference {:.6g} (relative {:.3g}) at output {}",
-                                      where, integers ? "integer" : "real", seed, d.largest,
-                                      d.relative, d.output));
+  std::optional<CheckResult> failure;
+  // Tests the candidate's next assignment; false when it has none.
+  auto test = [&](Candidate& candidate) {
+    const auto binding = next_binding(z3, candidate, options);
+    if (!binding) return false;
+    const std::string where = binding_text(equation, *binding);
+    const std::uint64_t seed = options.seed + tested;
+    ++tested;
+    try {
+      const tensor::Graph lhs = lhs_graph(equation, *binding);
+      const tensor::Graph rhs = rhs_graph(equation, *binding, lhs);
+      for (const bool integers : {true, false}) {
+        auto inputs = integers ? integer_inputs(lhs, seed) : tensor::random_inputs(lhs, seed);
+        for (auto& [name, value] :
+             integers ? integer_inputs(rhs, seed) : tensor::random_inputs(rhs, seed))
+          inputs.emplace(name, std::move(value));  // variables only the right side uses
+        const Difference d =
+            compare(tensor::interpret(lhs, inputs), tensor::interpret(rhs, inputs));
+        if (!d.shape_mismatch.empty()) {
+          failure = finish(Verdict::kFail, fmt::format("for {}: {}", where, d.shape_mismatch));
+          return true;
         }
-      } catch (const Error& e) {
-        return finish(Verdict::kFail,
-                      fmt::format("for {} Z3 found the sides well-formed but the graph builder "
-                                  "disagrees: {}",
-                                  where, e.what()));
+        // Integer inputs give exact results unless an operator rounds (tanh, averages...).
+        if (d.relative > (integers ? 1e-9 : options.tolerance)) {
+          failure = finish(Verdict::kFail,
+                           fmt::format("the sides differ for {} with {} inputs (seed {}): largest "
+                                       "difference {:.6g} (relative {:.3g}) at output {}",
+                                       where, integers ? "integer" : "real", seed, d.largest,
+                                       d.relative, d.output));
+          return true;
+        }
       }
-      ++tested;
+    } catch (const Error& e) {
+      failure = finish(Verdict::kFail,
+                       fmt::format("for {} Z3 found the sides well-formed but the graph builder "
+                                   "disagrees: {}",
+                                   where, e.what()));
     }
-    if (!progress) break;
+    return true;
+  };
+
+  // First one assignment per rank combination, then more from the same combinations.
+  while (tested < options.samples && !failure) {
+    Candidate* candidate = next_candidate();
+    if (candidate == nullptr) break;
+    test(*candidate);
   }
+  bool progress = true;
+  while (tested < options.samples && !failure && progress) {
+    progress = false;
+    for (std::size_t c = 0; c < candidates.size() && tested < options.samples && !failure; ++c)
+      if (!candidates[c].exhausted) progress = test(candidates[c]) || progress;
+  }
+  if (failure) return *failure;
   if (tested == 0)
     return finish(Verdict::kUnknown, candidates.empty()
                                          ? "no rank combination makes both sides well-formed"

@@ -21,7 +21,7 @@ struct NumericCheckOptions {
   double tolerance = 1e-6;   // relative, for the real-valued trial
   std::size_t max_rank = 4;
   std::size_t max_assignments = 4096;
-  unsigned timeout_ms = 2000;  // per Z3 query
+  unsigned timeout_ms = 500;  // per Z3 query
 };
 
 CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options);

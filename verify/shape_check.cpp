@@ -27,33 +27,38 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
   bool truncated = false;
   const auto assignments =
       enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated);
-  std::size_t matchable = 0, unknown = 0;
+  std::size_t matchable = 0, unknown = 0, proved = 0, tried = 0;
   std::string partial;  // an example where the right-hand side is ill-formed
   std::string first_error;
+  z3::solver solver(z3);
+  solver.set(params);
+  // Whether the left-hand side can match (and the condition hold) under the current frame.
+  auto can_match = [&] {
+    const z3::check_result r = solver.check();
+    if (r == z3::unknown) ++unknown;
+    if (r != z3::sat) return false;
+    ++matchable;
+    return true;
+  };
   for (const auto& sizes : assignments) {
     SymbolicEquation symbolic(z3, equation, sizes);
     if (!symbolic.lhs_error.empty()) {
       if (first_error.empty()) first_error = symbolic.lhs_error;
       continue;
     }
-    z3::solver solver(z3);
-    solver.set(params);
+    ++tried;
+    solver.push();
     for (const auto& c : symbolic.domain) solver.add(c);
     for (const auto& c : symbolic.lhs_constraints) solver.add(c);
     solver.add(symbolic.where);
-    const z3::check_result matches = solver.check();
-    if (matches == z3::unsat) continue;
-    if (matches == z3::unknown) {
-      ++unknown;
-      continue;
-    }
-    ++matchable;
     if (!symbolic.rhs_error.empty()) {
-      if (partial.empty())
+      // Nothing to prove; Z3 is asked only for the note and to know that the rule can match.
+      if ((partial.empty() || matchable == 0) && can_match() && partial.empty())
         partial =
             fmt::format("the right-hand side is ill-formed for {}: {}",
                         binding_text(equation, binding_from_model(symbolic, solver.get_model())),
                         symbolic.rhs_error);
+      solver.pop();
       continue;
     }
     solver.push();
@@ -68,24 +73,28 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
                                 root_shapes_text(symbolic, model, true)));
     }
     if (differs == z3::unknown) ++unknown;
+    if (differs == z3::unsat) ++proved;
     solver.pop();
+    if (matchable == 0) can_match();
     if (partial.empty()) {
+      solver.push();
       solver.add(!symbolic.all(symbolic.rhs_constraints));
       if (solver.check() == z3::sat)
         partial =
             fmt::format("the right-hand side is ill-formed for {}",
                         binding_text(equation, binding_from_model(symbolic, solver.get_model())));
+      solver.pop();
     }
+    solver.pop();
   }
   if (matchable == 0 && unknown == 0)
     return finish(Verdict::kFail,
                   fmt::format("the left-hand side is never well-formed (ranks 1..{}){}",
                               options.max_rank, first_error.empty() ? "" : ": " + first_error));
   if (unknown > 0)
-    return finish(Verdict::kUnknown, fmt::format("Z3 gave up on {} of {} rank combinations",
-                                                 unknown, matchable + unknown));
-  std::string note =
-      fmt::format("{} rank combination{} proved", matchable, matchable == 1 ? "" : "s");
+    return finish(Verdict::kUnknown,
+                  fmt::format("Z3 gave up on {} of {} rank combinations", unknown, tried));
+  std::string note = fmt::format("{} rank combination{} proved", proved, proved == 1 ? "" : "s");
   if (truncated) note += fmt::format(" (the first {} only)", assignments.size());
   if (!partial.empty()) note += "; note: " + partial;
   return finish(Verdict::kPass, note);

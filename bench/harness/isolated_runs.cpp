@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +23,14 @@
 #include <fmt/format.h>
 
 #include "support/error.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MCTSAT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MCTSAT_ASAN 1
+#endif
+#endif
 
 namespace mctsat::bench {
 namespace {
@@ -47,7 +56,10 @@ void write_all(int fd, const std::string& text) {
   }
 }
 
-[[noreturn]] void child_main(const IsolatedJob& job, int fd) {
+[[noreturn]] void child_main(const IsolatedJob& job, int fd, pid_t parent) {
+  // A child never outlives the harness (killed with it, e.g. by a test timeout or a job scheduler).
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
   // Output of the run (progress lines, warnings) goes to the log, never to the parent's terminal.
   const int log = job.log_path.empty()
                       ? ::open("/dev/null", O_WRONLY)
@@ -57,7 +69,7 @@ void write_all(int fd, const std::string& text) {
     ::dup2(log, STDERR_FILENO);
     ::close(log);
   }
-  if (job.memory_mb > 0) {
+  if (job.memory_mb > 0 && memory_limits_enforced()) {
     rlimit limit{};
     limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(job.memory_mb) << 20;
     ::setrlimit(RLIMIT_AS, &limit);
@@ -126,6 +138,14 @@ IsolatedOutcome finish(Child& child, const IsolatedJob& job) {
 
 }  // namespace
 
+bool memory_limits_enforced() {
+#ifdef MCTSAT_ASAN
+  return false;
+#else
+  return true;
+#endif
+}
+
 double current_rss_mb() {
   std::ifstream in("/proc/self/statm");
   long pages_total = 0, pages_resident = 0;
@@ -152,11 +172,12 @@ void run_isolated(std::size_t count, std::size_t parallel,
       std::cout.flush();
       std::cerr.flush();
       std::fflush(nullptr);
+      const pid_t parent = ::getpid();
       const pid_t pid = ::fork();
       if (pid < 0) throw Error(fmt::format("cannot fork: {}", std::strerror(errno)));
       if (pid == 0) {
         ::close(fds[0]);
-        child_main(jobs[next], fds[1]);
+        child_main(jobs[next], fds[1], parent);
       }
       ::close(fds[1]);
       Child child;

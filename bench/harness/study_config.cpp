@@ -365,9 +365,11 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
     CostSpec cost;
     const json& c = costs[i];
     if (c.contains("model")) cost.spec.model = r.string(c["model"], path + "/model");
-    if (cost.spec.model != "roofline" && cost.spec.model != "table")
+    if (cost.spec.model != "roofline" && cost.spec.model != "table" &&
+        cost.spec.model != "measured")
       r.fail(path + "/model",
-             fmt::format("unknown cost model '{}' (known: roofline, table)", cost.spec.model));
+             fmt::format("unknown cost model '{}' (known: roofline, table, measured)",
+                         cost.spec.model));
     if (c.contains("device")) {
       cost.spec.device = r.string(c["device"], path + "/device");
       if (cost.spec.device.ends_with(".json")) cost.spec.device = resolve(base, cost.spec.device);
@@ -376,10 +378,14 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
     if (c.contains("fallback")) cost.spec.fallback = r.boolean(c["fallback"], path + "/fallback");
     if (cost.spec.model == "table" && cost.spec.table.empty())
       r.fail(path + "/table", "missing (the table cost model needs a cost table file)");
-    cost.name = c.contains("name") ? r.string(c["name"], path + "/name")
-                : cost.spec.model == "roofline"
-                    ? "roofline-" + fs::path(cost.spec.device).stem().string()
-                    : "table-" + fs::path(cost.spec.table).stem().string();
+    if (c.contains("name"))
+      cost.name = r.string(c["name"], path + "/name");
+    else if (cost.spec.model == "roofline")
+      cost.name = "roofline-" + fs::path(cost.spec.device).stem().string();
+    else if (cost.spec.model == "table")
+      cost.name = "table-" + fs::path(cost.spec.table).stem().string();
+    else
+      cost.name = "measured";
     if (!names.insert(cost.name).second)
       r.fail(path, fmt::format("cost model name '{}' is used twice", cost.name));
     // Unknown devices and unreadable tables are found now rather than in every run.

@@ -1,6 +1,7 @@
-// `mctsat optimize` with TASO's backtracking search and with parallel MCTS on zoo models, the live
-// progress line (on a terminal only), and errors for bad search options.
+// `mctsat optimize` with TASO's backtracking search and with parallel MCTS on zoo models and an
+// ONNX file, the live progress line (on a terminal only), and errors for bad search options.
 #include <cstdlib>
+#include <filesystem>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -45,6 +46,24 @@ TEST_CASE("optimize --strategy taso improves the demo and bert, and the demo sta
   bool merged = false;
   for (const json& used : bert["rules_used"]) merged = merged || used["rule"] == "multi-05";
   CHECK(merged);
+}
+
+TEST_CASE("optimize --strategy taso and parallel mcts on an ONNX file write an equivalent model") {
+  const std::string dir = std::filesystem::temp_directory_path() / "mctsat-strategies-test";
+  std::filesystem::create_directories(dir);
+  const std::string model = dir + "/demo.onnx";
+  REQUIRE(run_mctsat("convert demo " + model).status == 0);
+  for (const char* search : {"--strategy taso", "--threads 2 --simulations 16 --max-steps 3"}) {
+    CAPTURE(std::string(search));
+    const std::string out = dir + "/optimized.onnx";
+    std::filesystem::remove(out);
+    const json r = run_json("optimize " + model + " " + search + " --check -o " + out + " --json");
+    CHECK(r["check"]["passed"] == true);
+    CHECK(r["speedup_percent"].get<double>() > 0);
+    // ONNX has no fused activations, so the written model may have more operators: it loads.
+    CHECK(run_json("show " + out + " --json")["operators"].get<std::size_t>() >=
+          r["optimized_operators"].get<std::size_t>());
+  }
 }
 
 TEST_CASE("optimize --threads 2 repeats its search, and matches one thread with the same batch") {

@@ -1,7 +1,7 @@
 // TASO's backtracking search: the alpha relaxation lets it pass through a graph no cheaper than
 // the best to reach a cheaper one; right-hand sides that are existing nodes; the same search for
 // every thread count; the budget, time and empty-queue stops; TASO's rules on a real graph, with
-// the result checked numerically.
+// the result checked numerically; graph fingerprints.
 #include <cmath>
 
 #include <doctest/doctest.h>
@@ -10,6 +10,7 @@
 #include "search/graph_fingerprint.hpp"
 #include "search/taso.hpp"
 #include "tensor/device_profile.hpp"
+#include "tensor/egraph_conversion.hpp"
 #include "tensor/graph_builder.hpp"
 #include "tensor/graph_stats.hpp"
 #include "tensor/interpreter.hpp"
@@ -76,6 +77,7 @@ TEST_CASE("taso needs its alpha relaxation to pass a graph that is no cheaper") 
   CHECK(graph_stats(relaxed.graph).by_op.at(Op::kRelu) == 1);
   CHECK(relaxed.applied == std::vector<std::size_t>{0, 1});  // relu-transpose, then relu-relu
   CHECK(relaxed.stop_reason == "queue empty");
+  CHECK(relaxed.explored == 3);  // the input, the neutral step, the collapsed relus
   CHECK(max_difference(graph, relaxed.graph) == 0);
 
   options.alpha = 1.0;  // only strictly cheaper graphs: the neutral first step is never taken
@@ -120,23 +122,35 @@ TEST_CASE("taso with TASO's rules improves a graph the same way on 1 and 2 threa
   CHECK(two.cost == one.cost);
   CHECK(two.explored == one.explored);
   CHECK(two.queued == one.queued);
-  CHECK(search::graph_fingerprint(two.graph) == search::graph_fingerprint(one.graph));
+  const TensorEGraph one_state = to_egraph(one.graph), two_state = to_egraph(two.graph);
+  CHECK(search::graph_fingerprint(two_state, source_selection(two_state)).hash ==
+        search::graph_fingerprint(one_state, source_selection(one_state)).hash);
 }
 
-TEST_CASE("graph fingerprints ignore operator names but not argument order") {
-  auto build = [](bool swap, const char* name) {
+TEST_CASE("graph fingerprints ignore ids and operator names but not arguments or leaves") {
+  auto build = [](bool swap, const char* op_name, const char* input_name) {
     GraphBuilder b;
-    const TensorRef x = b.input("x", {4, 4});
+    const TensorRef x = b.input(input_name, {4, 4});
     const TensorRef w = b.weight("w", {4, 4});
     const TensorRef m = b.matmul(x, w);
     const TensorRef r = b.relu(x);
     b.output("y", swap ? b.ewadd(r, m) : b.ewadd(m, r));
     Graph g = std::move(b).finish();
-    g.nodes().back().name = name;
+    g.nodes().back().name = op_name;
     return g;
   };
-  CHECK(search::graph_fingerprint(build(false, "a")) ==
-        search::graph_fingerprint(build(false, "b")));
-  CHECK(search::graph_fingerprint(build(false, "a")) !=
-        search::graph_fingerprint(build(true, "a")));
+  auto fingerprint = [](const Graph& g) {
+    const TensorEGraph state = to_egraph(g);
+    return search::graph_fingerprint(state, source_selection(state));
+  };
+  const search::GraphFingerprint base = fingerprint(build(false, "a", "x"));
+  CHECK(base.operators == 3);
+  CHECK(fingerprint(build(false, "b", "x")).hash == base.hash);
+  CHECK(fingerprint(build(true, "a", "x")).hash != base.hash);
+  CHECK(fingerprint(build(false, "a", "z")).hash != base.hash);
+  // The same graph in an e-graph with other ids: built back, converted again.
+  const TensorEGraph state = to_egraph(build(false, "a", "x"));
+  CHECK(fingerprint(build_graph(state, source_selection(state))).hash == base.hash);
+  const TensorEGraph other = to_egraph(projections());
+  CHECK(search::graph_fingerprint(other, source_selection(other)).hash != base.hash);
 }

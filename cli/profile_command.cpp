@@ -1,0 +1,158 @@
+// `mctsat profile MODEL`: times every operator of a model with oneDNN (the measured cost model),
+// filling the per-machine cache, and prints the slowest operators next to the roofline estimate
+// of a device profile, with the rank correlation between the two.
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "frontend/model_io.hpp"
+#include "tensor/cost_model.hpp"
+#include "tensor/device_profile.hpp"
+#include "tensor/dnnl_executor.hpp"
+#include "tensor/measured_cost_model.hpp"
+#include "tensor/roofline_cost_model.hpp"
+
+namespace mctsat::cli {
+namespace {
+
+struct ProfileOptions {
+  std::string model;
+  std::string cache;
+  std::string device = "cpu-2core";
+  std::size_t top = 10;
+  int threads = 0;
+  bool json = false;
+};
+
+// Ranks 1..n with ties sharing their mean rank.
+std::vector<double> ranks(const std::vector<double>& values) {
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  std::vector<double> result(values.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    while (j + 1 < order.size() && values[order[j + 1]] == values[order[i]]) ++j;
+    for (std::size_t k = i; k <= j; ++k) result[order[k]] = (static_cast<double>(i + j) / 2) + 1;
+    i = j + 1;
+  }
+  return result;
+}
+
+// Spearman's rank correlation (the Pearson correlation of the ranks); 0 when undefined.
+double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
+  const std::vector<double> rx = ranks(x), ry = ranks(y);
+  const double n = static_cast<double>(x.size());
+  const double mx = std::accumulate(rx.begin(), rx.end(), 0.0) / n;
+  const double my = std::accumulate(ry.begin(), ry.end(), 0.0) / n;
+  double sxy = 0, sxx = 0, syy = 0;
+  for (std::size_t i = 0; i < rx.size(); ++i) {
+    sxy += (rx[i] - mx) * (ry[i] - my);
+    sxx += (rx[i] - mx) * (rx[i] - mx);
+    syy += (ry[i] - my) * (ry[i] - my);
+  }
+  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0;
+}
+
+nlohmann::json build_report(const ProfileOptions& options, const tensor::Graph& graph) {
+  if (options.threads > 0) tensor::set_executor_threads(options.threads);
+  tensor::MeasuredCostModel measured(options.cache.empty() ? tensor::default_measured_cache_path()
+                                                           : options.cache);
+  const tensor::RooflineCostModel roofline(tensor::resolve_profile(options.device));
+  const std::vector<tensor::NodeCost> measured_costs = tensor::node_costs(graph, measured);
+  const std::vector<tensor::NodeCost> roofline_costs = tensor::node_costs(graph, roofline);
+  measured.save();
+
+  struct Row {
+    tensor::NodeId node;
+    double measured_ms, roofline_ms;
+  };
+  std::vector<Row> rows;
+  for (std::size_t i = 0; i < measured_costs.size(); ++i) {
+    if (measured_costs[i].cost_ms > 0 || roofline_costs[i].cost_ms > 0)
+      rows.push_back(
+          {measured_costs[i].node, measured_costs[i].cost_ms, roofline_costs[i].cost_ms});
+  }
+  double measured_total = 0, roofline_total = 0;
+  std::vector<double> xs, ys;
+  for (const Row& row : rows) {
+    measured_total += row.measured_ms;
+    roofline_total += row.roofline_ms;
+    xs.push_back(row.measured_ms);
+    ys.push_back(row.roofline_ms);
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.measured_ms > b.measured_ms; });
+  nlohmann::json slowest = nlohmann::json::array();
+  for (std::size_t i = 0; i < std::min(options.top, rows.size()); ++i) {
+    const tensor::Node& node = graph.node(rows[i].node);
+    slowest.push_back({{"node", node.name},
+                       {"op", tensor::op_name(node.op)},
+                       {"measured_ms", rows[i].measured_ms},
+                       {"roofline_ms", rows[i].roofline_ms}});
+  }
+  return {{"model", options.model},
+          {"machine", measured.table().machine()},
+          {"cache", measured.cache_path()},
+          {"timed_operators", rows.size()},
+          {"newly_measured", measured.measured_count()},
+          {"measured_ms", measured_total},
+          {"roofline", roofline.name()},
+          {"roofline_ms", roofline_total},
+          {"rank_correlation", rows.size() >= 2 ? rank_correlation(xs, ys) : 0.0},
+          {"slowest", slowest}};
+}
+
+void print_report(const nlohmann::json& r) {
+  std::cout << fmt::format("model {}: {} timed operators on {}\n", r["model"].get<std::string>(),
+                           r["timed_operators"].get<std::size_t>(),
+                           r["machine"].get<std::string>());
+  std::cout << fmt::format("  cache            {} ({} newly measured)\n",
+                           r["cache"].get<std::string>(), r["newly_measured"].get<std::size_t>());
+  std::cout << fmt::format("  measured total   {:.4f} ms (sum of per-operator medians)\n",
+                           r["measured_ms"].get<double>());
+  std::cout << fmt::format("  {:<16} {:.4f} ms, per-operator rank correlation {:.3f}\n",
+                           r["roofline"].get<std::string>(), r["roofline_ms"].get<double>(),
+                           r["rank_correlation"].get<double>());
+  if (!r["slowest"].empty()) std::cout << "slowest operators:            measured    roofline\n";
+  for (const auto& row : r["slowest"])
+    std::cout << fmt::format("  {:<20} {:<10} {:9.4f} ms {:9.4f} ms\n",
+                             row["node"].get<std::string>(), row["op"].get<std::string>(),
+                             row["measured_ms"].get<double>(), row["roofline_ms"].get<double>());
+}
+
+}  // namespace
+
+void add_profile_command(CLI::App& app) {
+  auto options = std::make_shared<ProfileOptions>();
+  CLI::App* command = app.add_subcommand(
+      "profile", "Time every operator of a model with oneDNN, filling the measured-cost cache");
+  command->add_option("model", options->model, "Zoo model name or model file")->required();
+  command->add_option("--cost-table", options->cache,
+                      "The measurement cache (default: one per machine under ~/.cache/mctsat)");
+  command
+      ->add_option("--device", options->device,
+                   "Device profile whose roofline estimate is compared: a builtin name or a .json")
+      ->capture_default_str();
+  command->add_option("--top", options->top, "How many of the slowest operators to list")
+      ->capture_default_str();
+  command->add_option("--threads", options->threads, "oneDNN threads (default: OpenMP's)")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--json", options->json, "Print JSON");
+  command->callback([options] {
+    const tensor::Graph graph = frontend::load_model(options->model);
+    const nlohmann::json report = build_report(*options, graph);
+    if (options->json)
+      std::cout << report.dump(2) << '\n';
+    else
+      print_report(report);
+  });
+}
+
+}  // namespace mctsat::cli

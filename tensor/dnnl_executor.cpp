@@ -1,0 +1,212 @@
+// The executor's graph walk: which nodes run, which are pre-computed from weights, where inputs
+// and outputs live, and the per-run loop over the prepared primitives.
+#include "tensor/dnnl_executor.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include "support/error.hpp"
+#include "tensor/dnnl_primitives.hpp"
+#include "tensor/interpreter.hpp"
+#include "tensor/reference_kernels.hpp"
+
+namespace mctsat::tensor {
+namespace {
+
+using dnnl_lowering::Operand;
+using dnnl_lowering::Step;
+
+Error node_error(const Node& node, const std::string& message) {
+  return Error(message, SourceLocation::at_node(node.name));
+}
+
+void require_float32(const Node& node) {
+  for (const TensorType& type : node.outputs) {
+    if (type.dtype != DType::kFloat32)
+      throw node_error(
+          node, fmt::format("the oneDNN executor runs float32 tensors only, '{}' is {}", node.name,
+                            type_string(type)));
+  }
+}
+
+dnnl::memory float_memory(const dnnl::engine& engine, const Tensor& value) {
+  dnnl::memory memory(dnnl_lowering::plain_desc(value.shape), engine);
+  auto* data = static_cast<float*>(memory.get_data_handle());
+  std::transform(value.data.begin(), value.data.end(), data,
+                 [](double v) { return static_cast<float>(v); });
+  return memory;
+}
+
+Tensor read_memory(const dnnl::memory& memory, const Shape& shape) {
+  const auto* data = static_cast<const float*>(memory.get_data_handle());
+  Tensor out(shape);
+  std::copy(data, data + out.data.size(), out.data.begin());
+  return out;
+}
+
+// Per node: whether a graph output depends on it.
+std::vector<bool> needed_nodes(const Graph& graph, const std::vector<NodeId>& order) {
+  std::vector<bool> needed(graph.size(), false);
+  for (const GraphOutput& out : graph.outputs()) needed.at(out.tensor.node) = true;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    if (!needed[*it]) continue;
+    for (const TensorRef& in : graph.node(*it).inputs) needed[in.node] = true;
+  }
+  return needed;
+}
+
+}  // namespace
+
+struct DnnlExecutor::State {
+  struct InputSlot {
+    std::string name;
+    Shape shape;
+    dnnl::memory memory;
+  };
+  struct OutputSlot {
+    Shape shape;
+    dnnl::memory memory;
+  };
+
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  std::vector<InputSlot> inputs;
+  std::vector<Step> steps;
+  std::vector<OutputSlot> outputs;
+  // Every node's output memories: views made with a raw pointer do not keep their buffer alive.
+  std::vector<std::vector<dnnl::memory>> values;
+};
+
+DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
+    : state_(std::make_unique<State>()) {
+  State& state = *state_;
+  const std::vector<NodeId> order = graph.topological_order();
+  const std::vector<bool> needed = needed_nodes(graph, order);
+  const std::vector<bool> weight_only = graph.weight_only();
+
+  // Reference (float64) values of weight-only nodes, and their float32 memories where a run-time
+  // node or an output reads them.
+  std::vector<std::vector<Tensor>> folded(graph.size());
+  std::vector<std::vector<dnnl::memory>>& values = state.values;
+  values.resize(graph.size());
+  auto memory_of = [&](TensorRef ref) -> dnnl::memory& {
+    std::vector<dnnl::memory>& slots = values[ref.node];
+    if (weight_only[ref.node]) {
+      slots.resize(folded[ref.node].size());
+      if (!slots[ref.output])
+        slots[ref.output] = float_memory(state.engine, folded[ref.node][ref.output]);
+    }
+    return slots.at(ref.output);
+  };
+
+  for (NodeId id : order) {
+    if (!needed[id]) continue;
+    const Node& node = graph.node(id);
+    require_float32(node);
+    if (weight_only[id]) {
+      if (node.op == Op::kWeight) {
+        if (node.value) {
+          folded[id] = {*node.value};
+        } else if (options.random_weight_seed) {
+          folded[id] = {
+              random_tensor(node.outputs[0].shape, *options.random_weight_seed, node.name)};
+        } else {
+          throw node_error(node, fmt::format("weight '{}' has no values (set a random weight seed "
+                                             "to fill it)",
+                                             node.name));
+        }
+        continue;
+      }
+      std::vector<Tensor> args;
+      for (const TensorRef& in : node.inputs) args.push_back(folded[in.node].at(in.output));
+      try {
+        folded[id] = evaluate_op(node.op, args, node.attrs, node.outputs);
+      } catch (const Error& error) {
+        throw error.located(SourceLocation::at_node(node.name));
+      }
+      continue;
+    }
+    if (node.op == Op::kInput) {
+      dnnl::memory memory(dnnl_lowering::plain_desc(node.outputs[0].shape), state.engine);
+      state.inputs.push_back({node.name, node.outputs[0].shape, memory});
+      values[id] = {memory};
+      continue;
+    }
+    if (node.op == Op::kOpaque)
+      throw node_error(node, fmt::format("the oneDNN executor cannot run the opaque operator '{}'",
+                                         node.opaque ? node.opaque->type : std::string("?")));
+    std::vector<Operand> operands;
+    for (const TensorRef& in : node.inputs)
+      operands.push_back({memory_of(in), graph.type_of(in).shape, weight_only[in.node]});
+    try {
+      values[id] =
+          dnnl_lowering::lower_node(state.engine, state.stream, node, operands, state.steps);
+    } catch (const Error& error) {
+      throw error.located(SourceLocation::at_node(node.name));
+    } catch (const dnnl::error& error) {
+      throw node_error(node, fmt::format("oneDNN cannot run {} '{}' on {}: {}", op_name(node.op),
+                                         node.name, type_string(node.outputs[0]), error.what()));
+    }
+  }
+  for (const GraphOutput& out : graph.outputs())
+    state.outputs.push_back({graph.type_of(out.tensor).shape, memory_of(out.tensor)});
+}
+
+DnnlExecutor::~DnnlExecutor() = default;
+DnnlExecutor::DnnlExecutor(DnnlExecutor&&) noexcept = default;
+DnnlExecutor& DnnlExecutor::operator=(DnnlExecutor&&) noexcept = default;
+
+void DnnlExecutor::set_inputs(const std::map<std::string, Tensor>& inputs) {
+  for (State::InputSlot& slot : state_->inputs) {
+    const SourceLocation where = SourceLocation::at_node(slot.name);
+    const auto found = inputs.find(slot.name);
+    if (found == inputs.end())
+      throw Error(fmt::format("no value given for input '{}'", slot.name), where);
+    const Tensor& value = found->second;
+    if (value.shape != slot.shape ||
+        value.data.size() != static_cast<std::size_t>(numel(value.shape)))
+      throw Error(
+          fmt::format("input '{}' has shape {} ({} values), the graph declares {}", slot.name,
+                      shape_string(value.shape), value.data.size(), shape_string(slot.shape)),
+          where);
+    auto* data = static_cast<float*>(slot.memory.get_data_handle());
+    std::transform(value.data.begin(), value.data.end(), data,
+                   [](double v) { return static_cast<float>(v); });
+  }
+}
+
+void DnnlExecutor::execute() {
+  for (const Step& step : state_->steps) step.primitive.execute(state_->stream, step.args);
+  state_->stream.wait();
+}
+
+std::vector<Tensor> DnnlExecutor::outputs() const {
+  std::vector<Tensor> results;
+  results.reserve(state_->outputs.size());
+  for (const State::OutputSlot& slot : state_->outputs)
+    results.push_back(read_memory(slot.memory, slot.shape));
+  return results;
+}
+
+std::vector<Tensor> DnnlExecutor::run(const std::map<std::string, Tensor>& inputs) {
+  set_inputs(inputs);
+  execute();
+  return outputs();
+}
+
+std::size_t DnnlExecutor::primitive_count() const {
+  return state_->steps.size();
+}
+
+void set_executor_threads(int threads) {
+  if (threads < 1) throw Error(fmt::format("the thread count must be at least 1, got {}", threads));
+  omp_set_num_threads(threads);
+}
+
+int executor_threads() {
+  return omp_get_max_threads();
+}
+
+}  // namespace mctsat::tensor

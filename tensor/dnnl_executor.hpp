@@ -1,0 +1,59 @@
+// The oneDNN CPU executor: runs a validated Graph in float32 with oneDNN primitives. Building it
+// pre-computes the weight-only subgraphs once (with the reference kernels, as TASO folds them),
+// allocates every tensor and creates every primitive; a run then only copies the inputs in,
+// executes the primitives in order and copies the outputs out, so repeated runs (end-to-end
+// timing, the measured cost model) reuse everything.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensor/graph.hpp"
+#include "tensor/tensor_value.hpp"
+
+namespace mctsat::tensor {
+
+struct ExecutorOptions {
+  // As InterpretOptions::random_weight_seed: weights without values get random_tensor values
+  // drawn from this seed (the same values the interpreter uses); unset, such a weight is an error.
+  std::optional<std::uint64_t> random_weight_seed;
+};
+
+class DnnlExecutor {
+ public:
+  // Prepares `graph` (only the nodes its outputs need). Throws mctsat::Error naming the node for
+  // an operator the executor cannot run (opaque, noop, a kernel transform of a run-time tensor,
+  // what oneDNN rejects), a tensor that is not float32 and a weight without values (and no seed).
+  explicit DnnlExecutor(const Graph& graph, const ExecutorOptions& options = {});
+  ~DnnlExecutor();
+  DnnlExecutor(DnnlExecutor&&) noexcept;
+  DnnlExecutor& operator=(DnnlExecutor&&) noexcept;
+
+  // Copies the inputs (by input node name, rounded to float32) into the executor's buffers. Throws
+  // mctsat::Error at the input node for a missing input or one of the wrong shape; entries that
+  // name no needed input are ignored.
+  void set_inputs(const std::map<std::string, Tensor>& inputs);
+  // Runs every primitive once on the current inputs and waits for the results.
+  void execute();
+  // The graph outputs of the last execute(), in graph.outputs() order.
+  std::vector<Tensor> outputs() const;
+  // set_inputs, execute, outputs.
+  std::vector<Tensor> run(const std::map<std::string, Tensor>& inputs);
+
+  std::size_t primitive_count() const;  // primitives executed per run
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The number of threads oneDNN's OpenMP runtime uses for later executions (at least 1), and the
+// current number.
+void set_executor_threads(int threads);
+int executor_threads();
+
+}  // namespace mctsat::tensor

@@ -1,0 +1,420 @@
+// oneDNN primitives for each operator: convolution (grouped) and matmul (batched, broadcasting)
+// with the activation fused as a post-op, binary operations with broadcasting, eltwise, pooling,
+// mean reduction, concat, split parts as views or strided copies, softmax, batch normalization and
+// reorders for transposes. Attributes are decoded and checked here, with the reference kernels'
+// conventions (SAME padding puts the odd cell at the end, average pooling counts padding).
+#include "tensor/dnnl_primitives.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "support/error.hpp"
+#include "tensor/reference_kernels.hpp"
+
+namespace mctsat::tensor::dnnl_lowering {
+namespace {
+
+using dnnl::algorithm;
+using dnnl::memory;
+using Dims = memory::dims;
+
+Dims row_major_strides(const Dims& dims) {
+  Dims strides(dims.size(), 1);
+  for (std::size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
+  return strides;
+}
+
+Dims dims_of(const Shape& shape) {
+  return shape.empty() ? Dims{1} : Dims(shape.begin(), shape.end());
+}
+
+// `shape` with leading ones up to `rank` (numpy broadcasting aligns trailing dimensions).
+Shape padded(const Shape& shape, std::size_t rank) {
+  Shape out(rank - std::min(rank, shape.size()), 1);
+  out.insert(out.end(), shape.begin(), shape.end());
+  return out;
+}
+
+memory fresh(const dnnl::engine& engine, const Shape& shape) {
+  return memory(plain_desc(shape), engine);
+}
+
+Activation activation_attr(const Attr& attr) {
+  const std::int64_t code = attr_int(attr);
+  if (code < 0 || code > 3) throw Error(fmt::format("unknown activation code {}", code));
+  return static_cast<Activation>(code);
+}
+
+Padding padding_attr(const Attr& attr) {
+  const std::int64_t code = attr_int(attr);
+  if (code != 0 && code != 1) throw Error(fmt::format("unknown padding code {}", code));
+  return static_cast<Padding>(code);
+}
+
+algorithm eltwise_algorithm(Activation act) {
+  switch (act) {
+    case Activation::kSigmoid:
+      return algorithm::eltwise_logistic;
+    case Activation::kRelu:
+      return algorithm::eltwise_relu;
+    case Activation::kTanh:
+      return algorithm::eltwise_tanh;
+    case Activation::kNone:
+      break;
+  }
+  MCTSAT_ASSERT(false && "no eltwise algorithm for the identity activation");
+}
+
+dnnl::primitive_attr fused(Activation act) {
+  dnnl::primitive_attr attr;
+  if (act != Activation::kNone) {
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.0f, eltwise_algorithm(act), 0.0f, 0.0f);
+    attr.set_post_ops(ops);
+  }
+  return attr;
+}
+
+// Runs `from -> to` now (constant operand) or at every execution.
+void reorder(memory from, memory to, bool now, dnnl::stream& stream, std::vector<Step>& steps) {
+  dnnl::reorder primitive(from, to);
+  if (now) {
+    primitive.execute(stream, from, to);
+    stream.wait();
+  } else {
+    steps.push_back({primitive, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
+  }
+}
+
+void eltwise(const dnnl::engine& engine, algorithm alg, float alpha, float beta, const memory& src,
+             const memory& dst, std::vector<Step>& steps) {
+  const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, alg, src.get_desc(),
+                                         alpha, beta);
+  steps.push_back(
+      {dnnl::eltwise_forward({desc, engine}), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}}});
+}
+
+// Padding before and after along the two spatial axes of a window operator (TENSAT's SAME / VALID,
+// as kernels::pad_begin).
+struct WindowPadding {
+  Dims before, after;
+};
+WindowPadding window_padding(Padding pad, const Shape& in, const Shape& out, std::int64_t kernel_h,
+                             std::int64_t kernel_w, std::int64_t stride_h, std::int64_t stride_w) {
+  WindowPadding result{{0, 0}, {0, 0}};
+  const std::int64_t kernels[2] = {kernel_h, kernel_w}, strides[2] = {stride_h, stride_w};
+  for (std::size_t axis = 0; axis < 2; ++axis) {
+    const std::int64_t size = in[axis + 2], out_size = out[axis + 2];
+    if (pad == Padding::kValid) continue;
+    const std::int64_t total =
+        std::max<std::int64_t>((out_size - 1) * strides[axis] + kernels[axis] - size, 0);
+    result.before[axis] = kernels::pad_begin(pad, size, kernels[axis], strides[axis], out_size);
+    result.after[axis] = total - result.before[axis];
+  }
+  return result;
+}
+
+std::vector<memory> conv2d(const dnnl::engine& engine, dnnl::stream& stream, const Node& node,
+                           std::span<const Operand> in, std::vector<Step>& steps) {
+  const Shape &x = in[0].shape, &w = in[1].shape, &out = node.outputs[0].shape;
+  const std::int64_t stride_h = attr_int(node.attrs[0]), stride_w = attr_int(node.attrs[1]);
+  const WindowPadding pad =
+      window_padding(padding_attr(node.attrs[2]), x, out, w[2], w[3], stride_h, stride_w);
+  const std::int64_t groups = x[1] / w[1];
+  const Dims weight_dims =
+      groups == 1 ? Dims{w[0], w[1], w[2], w[3]} : Dims{groups, w[0] / groups, w[1], w[2], w[3]};
+  const memory::desc any_weights(weight_dims, memory::data_type::f32, memory::format_tag::any);
+  const memory dst = fresh(engine, out);
+  const dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, algorithm::convolution_direct, in[0].memory.get_desc(),
+      any_weights, dst.get_desc(), {stride_h, stride_w}, pad.before, pad.after);
+  const dnnl::convolution_forward::primitive_desc pd(desc, fused(activation_attr(node.attrs[3])),
+                                                     engine);
+  memory weights = view_of(in[1].memory, memory::desc(weight_dims, memory::data_type::f32,
+                                                      row_major_strides(weight_dims)));
+  if (pd.weights_desc() != weights.get_desc()) {
+    memory blocked(pd.weights_desc(), engine);
+    reorder(weights, blocked, in[1].constant, stream, steps);
+    weights = blocked;
+  }
+  steps.push_back(
+      {dnnl::convolution_forward(pd),
+       {{DNNL_ARG_SRC, in[0].memory}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}}});
+  return {dst};
+}
+
+std::vector<memory> matmul(const dnnl::engine& engine, const Node& node,
+                           std::span<const Operand> in, std::vector<Step>& steps) {
+  const Shape& out = node.outputs[0].shape;
+  const memory a = view_of(in[0].memory, plain_desc(padded(in[0].shape, out.size())));
+  const memory b = view_of(in[1].memory, plain_desc(padded(in[1].shape, out.size())));
+  const memory dst = fresh(engine, out);
+  const dnnl::matmul::desc desc(a.get_desc(), b.get_desc(), dst.get_desc());
+  const dnnl::matmul::primitive_desc pd(desc, fused(activation_attr(node.attrs[0])), engine);
+  steps.push_back(
+      {dnnl::matmul(pd), {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, dst}}});
+  return {dst};
+}
+
+void binary(const dnnl::engine& engine, algorithm alg, const memory& a, const memory& b,
+            const memory& dst, std::vector<Step>& steps) {
+  const dnnl::binary::desc desc(alg, a.get_desc(), b.get_desc(), dst.get_desc());
+  steps.push_back({dnnl::binary({desc, engine}),
+                   {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, dst}}});
+}
+
+// oneDNN broadcasts only the second operand: a commutative operation swaps its operands when
+// only the first one is broadcast, otherwise the first one is expanded (added to zeros) first.
+std::vector<memory> elementwise(const dnnl::engine& engine, const Node& node,
+                                std::span<const Operand> in, std::vector<Step>& steps) {
+  const Shape& out = node.outputs[0].shape;
+  const std::size_t rank = std::max<std::size_t>(out.size(), 1);
+  const Shape shape_a = padded(in[0].shape, rank), shape_b = padded(in[1].shape, rank);
+  const Shape out_shape = padded(out, rank);
+  memory a = view_of(in[0].memory, plain_desc(shape_a));
+  memory b = view_of(in[1].memory, plain_desc(shape_b));
+  algorithm alg = algorithm::binary_add;
+  bool commutative = true;
+  switch (node.op) {
+    case Op::kEwAdd:
+      break;
+    case Op::kEwMul:
+      alg = algorithm::binary_mul;
+      break;
+    case Op::kEwSub:
+      alg = algorithm::binary_sub;
+      commutative = false;
+      break;
+    case Op::kEwDiv:
+      alg = algorithm::binary_div;
+      commutative = false;
+      break;
+    default:
+      MCTSAT_ASSERT(false && "elementwise needs ewadd, ewmul, ewsub or ewdiv");
+  }
+  if (shape_a != out_shape) {
+    if (commutative && shape_b == out_shape) {
+      std::swap(a, b);
+    } else {
+      const memory zeros = fresh(engine, out_shape);
+      std::memset(zeros.get_data_handle(), 0, zeros.get_desc().get_size());
+      const memory expanded = fresh(engine, out_shape);
+      binary(engine, algorithm::binary_add, zeros, a, expanded, steps);
+      a = expanded;
+    }
+  }
+  const memory dst = fresh(engine, out);
+  binary(engine, alg, a, b, view_of(dst, plain_desc(out_shape)), steps);
+  return {dst};
+}
+
+std::vector<memory> pool(const dnnl::engine& engine, const Node& node, std::span<const Operand> in,
+                         std::vector<Step>& steps) {
+  const Shape& out = node.outputs[0].shape;
+  const std::int64_t kernel_h = attr_int(node.attrs[0]), kernel_w = attr_int(node.attrs[1]);
+  const std::int64_t stride_h = attr_int(node.attrs[2]), stride_w = attr_int(node.attrs[3]);
+  const WindowPadding pad = window_padding(padding_attr(node.attrs[4]), in[0].shape, out, kernel_h,
+                                           kernel_w, stride_h, stride_w);
+  const Activation act = activation_attr(node.attrs[5]);
+  const memory dst = fresh(engine, out);
+  const algorithm alg =
+      node.op == Op::kPoolMax ? algorithm::pooling_max : algorithm::pooling_avg_include_padding;
+  const dnnl::pooling_forward::desc desc(
+      dnnl::prop_kind::forward_inference, alg, in[0].memory.get_desc(), dst.get_desc(),
+      {stride_h, stride_w}, {kernel_h, kernel_w}, pad.before, pad.after);
+  steps.push_back(
+      {dnnl::pooling_forward({desc, engine}), {{DNNL_ARG_SRC, in[0].memory}, {DNNL_ARG_DST, dst}}});
+  if (act != Activation::kNone) eltwise(engine, eltwise_algorithm(act), 0, 0, dst, dst, steps);
+  return {dst};
+}
+
+std::vector<memory> split(const dnnl::engine& engine, const Node& node, const Operand& x,
+                          std::vector<Step>& steps) {
+  const auto axis = static_cast<std::size_t>(attr_int(node.attrs[0]));
+  std::int64_t outer = 1, inner = 1;
+  for (std::size_t d = 0; d < x.shape.size(); ++d) {
+    if (d < axis) outer *= x.shape[d];
+    if (d > axis) inner *= x.shape[d];
+  }
+  std::vector<memory> parts;
+  std::int64_t start = 0;
+  for (const TensorType& part : node.outputs) {
+    if (outer == 1) {
+      parts.push_back(view_of(x.memory, plain_desc(part.shape), start * inner));
+    } else {
+      Dims offsets(x.shape.size(), 0);
+      offsets[axis] = start;
+      const memory window =
+          view_of(x.memory, x.memory.get_desc().submemory_desc(dims_of(part.shape), offsets));
+      parts.push_back(fresh(engine, part.shape));
+      steps.push_back({dnnl::reorder(window, parts.back()),
+                       {{DNNL_ARG_FROM, window}, {DNNL_ARG_TO, parts.back()}}});
+    }
+    start += part.shape[axis];
+  }
+  return parts;
+}
+
+std::vector<memory> transpose(const dnnl::engine& engine, const Node& node, const Operand& x,
+                              std::vector<Step>& steps) {
+  const std::vector<std::int64_t>& perm = attr_ints(node.attrs[0]);
+  const Shape& out = node.outputs[0].shape;
+  if (out.size() < 2) return {view_of(x.memory, plain_desc(out))};
+  const Dims in_strides = row_major_strides(dims_of(x.shape));
+  Dims strides(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) strides[i] = in_strides[perm[i]];
+  const memory permuted =
+      view_of(x.memory, memory::desc(dims_of(out), memory::data_type::f32, strides));
+  const memory dst = fresh(engine, out);
+  steps.push_back({dnnl::reorder(permuted, dst), {{DNNL_ARG_FROM, permuted}, {DNNL_ARG_TO, dst}}});
+  return {dst};
+}
+
+std::vector<memory> batchnorm(const dnnl::engine& engine, const Node& node,
+                              std::span<const Operand> in, std::vector<Step>& steps) {
+  if (in[0].shape.size() > 5)
+    throw Error(fmt::format("oneDNN's batch normalization takes rank <= 5, got rank {}",
+                            in[0].shape.size()));
+  constexpr float kEpsilon = 1e-5f;
+  const auto flags = dnnl::normalization_flags::use_global_stats |
+                     dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+  const memory dst = fresh(engine, node.outputs[0].shape);
+  const dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                                     in[0].memory.get_desc(), kEpsilon, flags);
+  steps.push_back({dnnl::batch_normalization_forward({desc, engine}),
+                   {{DNNL_ARG_SRC, in[0].memory},
+                    {DNNL_ARG_SCALE, in[1].memory},
+                    {DNNL_ARG_SHIFT, in[2].memory},
+                    {DNNL_ARG_MEAN, in[3].memory},
+                    {DNNL_ARG_VARIANCE, in[4].memory},
+                    {DNNL_ARG_DST, dst}}});
+  return {dst};
+}
+
+std::vector<memory> unary(const dnnl::engine& engine, const Node& node, const Operand& x,
+                          std::vector<Step>& steps) {
+  const memory dst = fresh(engine, node.outputs[0].shape);
+  switch (node.op) {
+    case Op::kRelu:
+      eltwise(engine, algorithm::eltwise_relu, 0, 0, x.memory, dst, steps);
+      break;
+    case Op::kTanh:
+      eltwise(engine, algorithm::eltwise_tanh, 0, 0, x.memory, dst, steps);
+      break;
+    case Op::kSigmoid:
+      eltwise(engine, algorithm::eltwise_logistic, 0, 0, x.memory, dst, steps);
+      break;
+    case Op::kClip: {
+      const auto low = static_cast<float>(attr_float(node.attrs[0]));
+      const auto high = static_cast<float>(attr_float(node.attrs[1]));
+      // min > max clamps everything to max, as the reference (numpy.clip) does.
+      if (low > high)
+        eltwise(engine, algorithm::eltwise_linear, 0, high, x.memory, dst, steps);
+      else
+        eltwise(engine, algorithm::eltwise_clip, low, high, x.memory, dst, steps);
+      break;
+    }
+    case Op::kSoftmax: {
+      const dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                             x.memory.get_desc(),
+                                             static_cast<int>(attr_int(node.attrs[0])));
+      steps.push_back(
+          {dnnl::softmax_forward({desc, engine}), {{DNNL_ARG_SRC, x.memory}, {DNNL_ARG_DST, dst}}});
+      break;
+    }
+    case Op::kGlobalAvgPool: {
+      const dnnl::reduction::desc desc(algorithm::reduction_mean, x.memory.get_desc(),
+                                       dst.get_desc(), 0.0f, 0.0f);
+      steps.push_back(
+          {dnnl::reduction({desc, engine}), {{DNNL_ARG_SRC, x.memory}, {DNNL_ARG_DST, dst}}});
+      break;
+    }
+    default:
+      MCTSAT_ASSERT(false && "unary: not a one-input operator");
+  }
+  return {dst};
+}
+
+}  // namespace
+
+memory::desc plain_desc(const Shape& shape) {
+  const Dims dims = dims_of(shape);
+  return memory::desc(dims, memory::data_type::f32, row_major_strides(dims));
+}
+
+memory view_of(const memory& base, const memory::desc& desc, std::int64_t offset_elements) {
+  auto* data = static_cast<float*>(base.get_data_handle()) + offset_elements;
+  return memory(desc, base.get_engine(), data);
+}
+
+std::vector<memory> lower_node(const dnnl::engine& engine, dnnl::stream& stream, const Node& node,
+                               std::span<const Operand> operands, std::vector<Step>& steps) {
+  switch (node.op) {
+    case Op::kConv2d:
+      return conv2d(engine, stream, node, operands, steps);
+    case Op::kMatmul:
+      return matmul(engine, node, operands, steps);
+    case Op::kEwAdd:
+    case Op::kEwMul:
+    case Op::kEwSub:
+    case Op::kEwDiv:
+      return elementwise(engine, node, operands, steps);
+    case Op::kSmul: {
+      const Shape& out = node.outputs[0].shape;
+      const memory dst = fresh(engine, out);
+      const Shape ones(std::max<std::size_t>(out.size(), 1), 1);
+      binary(engine, algorithm::binary_mul, operands[0].memory,
+             view_of(operands[1].memory, plain_desc(ones)), dst, steps);
+      return {dst};
+    }
+    case Op::kRelu:
+    case Op::kTanh:
+    case Op::kSigmoid:
+    case Op::kClip:
+    case Op::kSoftmax:
+    case Op::kGlobalAvgPool:
+      return unary(engine, node, operands[0], steps);
+    case Op::kDropout:
+    case Op::kIdentity:
+    case Op::kReshape:
+    case Op::kFlatten:
+      return {view_of(operands[0].memory, plain_desc(node.outputs[0].shape))};
+    case Op::kTranspose:
+      return transpose(engine, node, operands[0], steps);
+    case Op::kPoolMax:
+    case Op::kPoolAvg:
+      return pool(engine, node, operands, steps);
+    case Op::kConcat: {
+      std::vector<memory::desc> sources;
+      for (const Operand& operand : operands) sources.push_back(operand.memory.get_desc());
+      const memory dst = fresh(engine, node.outputs[0].shape);
+      const dnnl::concat::primitive_desc pd(
+          dst.get_desc(), static_cast<int>(attr_int(node.attrs[0])), sources, engine);
+      Step step{dnnl::concat(pd), {{DNNL_ARG_DST, dst}}};
+      for (std::size_t i = 0; i < operands.size(); ++i)
+        step.args.emplace(DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i), operands[i].memory);
+      steps.push_back(std::move(step));
+      return {dst};
+    }
+    case Op::kSplit:
+      return split(engine, node, operands[0], steps);
+    case Op::kBatchNorm:
+      return batchnorm(engine, node, operands, steps);
+    case Op::kEnlarge:
+    case Op::kMerge:
+      throw Error(fmt::format(
+          "{} transforms convolution kernels: the oneDNN executor pre-computes it on weights, but "
+          "here its input is computed at run time",
+          op_name(node.op)));
+    case Op::kNoop:
+      throw Error("noop carries no data (it only joins e-graph roots) and cannot be executed");
+    case Op::kInput:
+    case Op::kWeight:
+    case Op::kOpaque:
+      break;
+  }
+  throw Error(fmt::format("the oneDNN executor has no primitive for {}", op_name(node.op)));
+}
+
+}  // namespace mctsat::tensor::dnnl_lowering

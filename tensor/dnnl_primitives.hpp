@@ -1,0 +1,44 @@
+// Lowering of one graph node to oneDNN primitives (internal to the executor; it exposes oneDNN
+// types and only dnnl_executor.cpp includes it). Every tensor the executor holds is a plain
+// row-major float32 memory; a node's outputs are either fresh memories or views of its input's
+// buffer (reshape, identity, contiguous split parts).
+#pragma once
+
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "tensor/graph.hpp"
+
+namespace mctsat::tensor::dnnl_lowering {
+
+// One primitive execution with its arguments, run in order by the executor.
+struct Step {
+  dnnl::primitive primitive;
+  std::unordered_map<int, dnnl::memory> args;
+};
+
+// The plain row-major float32 descriptor of `shape` (rank 0 becomes [1]).
+dnnl::memory::desc plain_desc(const Shape& shape);
+
+// A memory over the same buffer as `memory`, at `offset_elements` floats, described by `desc`.
+dnnl::memory view_of(const dnnl::memory& memory, const dnnl::memory::desc& desc,
+                     std::int64_t offset_elements = 0);
+
+struct Operand {
+  dnnl::memory memory;  // plain row-major float32
+  Shape shape;
+  bool constant;  // precomputed once (weights): layout changes can run at build time
+};
+
+// Builds the primitives computing `node` (an operator other than input, weight and opaque) and
+// returns its output memories. Steps to run every time are appended to `steps`; one-time work on
+// constant operands (weight reorders) runs on `stream` now. Throws mctsat::Error (without a
+// location; the caller adds the node) for operators or attributes oneDNN cannot run here.
+std::vector<dnnl::memory> lower_node(const dnnl::engine& engine, dnnl::stream& stream,
+                                     const Node& node, std::span<const Operand> operands,
+                                     std::vector<Step>& steps);
+
+}  // namespace mctsat::tensor::dnnl_lowering

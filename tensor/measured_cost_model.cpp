@@ -1,0 +1,207 @@
+// Timing single operators with the oneDNN executor, naming the machine, and the cached cost model.
+#include "tensor/measured_cost_model.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "support/error.hpp"
+#include "support/stable_hash.hpp"
+#include "tensor/dnnl_executor.hpp"
+#include "tensor/interpreter.hpp"
+
+namespace mctsat::tensor {
+namespace {
+
+// Operands a model would hold as weights: the executor prepares them once, so timing them as
+// run-time inputs would add a per-run kernel reorder no model pays.
+bool weight_operand(Op op, std::size_t index) {
+  return (op == Op::kConv2d && index == 1) || (op == Op::kBatchNorm && index >= 1);
+}
+
+Graph single_op_graph(const OpInstance& instance) {
+  constexpr std::uint64_t kSeed = 1;
+  Graph graph;
+  std::vector<TensorRef> operands;
+  for (std::size_t i = 0; i < instance.inputs.size(); ++i) {
+    Node leaf;
+    leaf.name = fmt::format("operand{}", i);
+    leaf.leaf_dtype = instance.inputs[i].dtype;
+    leaf.attrs = {instance.inputs[i].shape};
+    if (weight_operand(instance.op, i)) {
+      leaf.op = Op::kWeight;
+      Tensor value = random_tensor(instance.inputs[i].shape, kSeed, leaf.name);
+      // Positive batch-normalization variances keep the timed values finite.
+      if (instance.op == Op::kBatchNorm)
+        for (double& v : value.data) v = 1.5 + v;
+      leaf.value = std::make_shared<const Tensor>(std::move(value));
+    }
+    operands.push_back({graph.add_node(std::move(leaf)), 0});
+  }
+  Node node;
+  node.name = std::string(op_name(instance.op));
+  node.op = instance.op;
+  node.inputs = operands;
+  node.attrs = instance.attrs;
+  const NodeId id = graph.add_node(std::move(node));
+  for (std::uint32_t i = 0; i < instance.outputs.size(); ++i)
+    graph.add_output(fmt::format("out{}", i), {id, i});
+  graph.infer_and_validate();
+  return graph;
+}
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown CPU";
+}
+
+std::string isa_name(dnnl::cpu_isa isa) {
+  switch (isa) {
+    case dnnl::cpu_isa::sse41:
+      return "sse41";
+    case dnnl::cpu_isa::avx:
+      return "avx";
+    case dnnl::cpu_isa::avx2:
+      return "avx2";
+    case dnnl::cpu_isa::avx2_vnni:
+      return "avx2_vnni";
+    case dnnl::cpu_isa::avx512_core:
+      return "avx512_core";
+    case dnnl::cpu_isa::avx512_core_vnni:
+      return "avx512_core_vnni";
+    case dnnl::cpu_isa::avx512_core_bf16:
+      return "avx512_core_bf16";
+    case dnnl::cpu_isa::avx512_core_amx:
+      return "avx512_core_amx";
+    default:
+      return fmt::format("isa {:#x}", static_cast<unsigned>(isa));
+  }
+}
+
+}  // namespace
+
+double measure_op(const OpInstance& instance, const MeasureOptions& options) {
+  if (options.repeats < 1 || options.warmup < 0)
+    throw Error(
+        fmt::format("measurement needs at least one timed run and no negative warm-up, "
+                    "got {} and {}",
+                    options.repeats, options.warmup));
+  const Graph graph = single_op_graph(instance);
+  DnnlExecutor executor(graph);
+  executor.set_inputs(random_inputs(graph, 1));
+  for (int i = 0; i < options.warmup; ++i) executor.execute();
+  std::vector<double> times;
+  for (int i = 0; i < options.repeats; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    executor.execute();
+    times.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+std::string machine_description() {
+  const dnnl_version_t* version = dnnl::version();
+  return fmt::format("{}, {} hardware threads, oneDNN {}.{}.{} {}, {} executor threads",
+                     cpu_model(), std::thread::hardware_concurrency(), version->major,
+                     version->minor, version->patch, isa_name(dnnl::get_effective_cpu_isa()),
+                     executor_threads());
+}
+
+std::string default_measured_cache_path() {
+  std::filesystem::path base;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    base = xdg;
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    base = std::filesystem::path(home) / ".cache";
+  else
+    base = ".";
+  return (base / "mctsat" / fmt::format("measured-{:016x}.json", fnv1a(machine_description())))
+      .string();
+}
+
+MeasuredCostModel::MeasuredCostModel(std::string cache_path, MeasureOptions options,
+                                     std::shared_ptr<const CostModel> fallback)
+    : cache_path_(std::move(cache_path)),
+      options_(options),
+      fallback_(std::move(fallback)),
+      table_(machine_description()) {
+  if (!std::filesystem::exists(cache_path_)) return;
+  CostTable cached = CostTable::load(cache_path_);
+  if (cached.machine() != table_.machine())
+    throw Error(fmt::format("the cost table was measured on '{}', this machine is '{}' (use "
+                            "another cache file)",
+                            cached.machine(), table_.machine()),
+                SourceLocation::at(cache_path_));
+  table_ = std::move(cached);
+}
+
+MeasuredCostModel::~MeasuredCostModel() {
+  try {
+    save();
+  } catch (const Error&) {
+    // Documented: losing a cache write only costs a re-measurement later.
+  }
+}
+
+double MeasuredCostModel::cost(const OpInstance& instance) const {
+  if (signature(instance.op).view) return 0;
+  std::string key = cost_key(instance);
+  std::lock_guard lock(mutex_);
+  if (const auto ms = table_.find(key)) return *ms;
+  double ms = 0;
+  try {
+    ms = measure_op(instance, options_);
+  } catch (const Error&) {
+    if (fallback_) return fallback_->cost(instance);
+    throw;
+  }
+  table_.set(std::move(key), ms);
+  ++measured_;
+  dirty_ = true;
+  return ms;
+}
+
+std::string MeasuredCostModel::name() const {
+  std::string name = fmt::format("measured({})", table_.machine());
+  if (fallback_) name += " else " + fallback_->name();
+  return name;
+}
+
+void MeasuredCostModel::save() const {
+  std::lock_guard lock(mutex_);
+  if (!dirty_) return;
+  const std::filesystem::path path(cache_path_);
+  std::error_code ignored;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ignored);
+  table_.save(cache_path_);
+  dirty_ = false;
+}
+
+CostTable MeasuredCostModel::table() const {
+  std::lock_guard lock(mutex_);
+  return table_;
+}
+
+std::size_t MeasuredCostModel::measured_count() const {
+  std::lock_guard lock(mutex_);
+  return measured_;
+}
+
+}  // namespace mctsat::tensor

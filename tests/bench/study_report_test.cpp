@@ -1,0 +1,124 @@
+// Study reports from synthetic records: statistics over seeds, failures, the Markdown table, the
+// CSV files, and the plots (including a sweep plot and the rule heat map).
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <doctest/doctest.h>
+
+#include "bench/harness/run_records.hpp"
+#include "bench/harness/study_report.hpp"
+#include "support/error.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace mctsat::bench;
+
+namespace {
+
+json ok_record(std::size_t index, const std::string& model, std::size_t node_limit,
+               std::uint64_t seed, double speedup, double seconds) {
+  return {{"study", "sweep"},
+          {"id", "id" + std::to_string(index)},
+          {"index", index},
+          {"status", "ok"},
+          {"model", model},
+          {"configuration", "mcts node_limit=" + std::to_string(node_limit)},
+          {"base_configuration", "mcts"},
+          {"sweep", {{"mcts.node_limit", node_limit}}},
+          {"seed", seed},
+          {"parameters", {{"strategy", "mcts"}}},
+          {"peak_rss_mb", 50.0},
+          {"machine", {{"cpu", "Test CPU"}, {"cores", 2}}},
+          {"git_commit", "abc"},
+          {"result",
+           {{"speedup_percent", speedup},
+            {"original_cost_ms", 2.0},
+            {"optimized_cost_ms", 2.0 / (1 + speedup / 100)},
+            {"exploration_seconds", seconds},
+            {"extraction_seconds", 0.5},
+            {"egraph", {{"nodes", node_limit}, {"classes", node_limit / 2}}},
+            {"iterations", 2},
+            {"stop_reason", "node limit"},
+            {"cost_model", "roofline(v100)"},
+            {"rules_used", {{{"rule", "multi-05"}, {"count", 2}}}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("summaries give mean and sample deviation over seeds, and count failures") {
+  std::vector<json> records = {ok_record(0, "bert", 500, 1, 10, 1),
+                               ok_record(1, "bert", 500, 2, 20, 3),
+                               ok_record(2, "bert", 1000, 1, 30, 2)};
+  json failed = ok_record(3, "bert", 1000, 2, 0, 0);
+  failed["status"] = "timeout";
+  failed["result"] = nullptr;
+  failed["message"] = "killed at the time limit of 1 s";
+  records.push_back(failed);
+  const Summary s = summarize(records);
+  CHECK(s.runs == 4);
+  CHECK(s.ok == 3);
+  CHECK(s.failed == 1);
+  REQUIRE(s.models.size() == 1);
+  REQUIRE(s.variants.size() == 2);
+  const Cell& first = s.cells.at({0, 0});
+  CHECK(first.speedup.n == 2);
+  CHECK(first.speedup.mean == doctest::Approx(15));
+  CHECK(first.speedup.std == doctest::Approx(7.0710678));  // sample deviation (n - 1)
+  CHECK(first.wall_s.mean == doctest::Approx(2.5));        // exploration + extraction
+  CHECK(first.rules.at("multi-05") == doctest::Approx(2));
+  const Cell& second = s.cells.at({0, 1});
+  CHECK(second.ok == 1);
+  CHECK(second.failed == 1);
+  CHECK(second.failures.at("timeout") == 1);
+
+  const std::string md = markdown_report(s);
+  CHECK(md.find("| model | mcts node_limit=500 | mcts node_limit=1000 |") != std::string::npos);
+  CHECK(md.find("| bert | +15.00 ± 7.07 | +30.00 (1 failed) |") != std::string::npos);
+  CHECK(md.find("## Failures") != std::string::npos);
+  CHECK(md.find("killed at the time limit of 1 s") != std::string::npos);
+  CHECK(md.find("Test CPU (2 cores)") != std::string::npos);
+
+  const std::string csv = summary_csv(s);
+  CHECK(csv.find("bert,mcts node_limit=500,mcts,2,0,15.0000,7.0711") != std::string::npos);
+  const std::string runs = runs_csv(records);
+  CHECK(std::count(runs.begin(), runs.end(), '\n') == 5);
+  CHECK(runs.find(",timeout,") != std::string::npos);
+}
+
+TEST_CASE("the report writes Markdown, CSV and plots, with a plot per swept parameter") {
+  const fs::path dir = fs::temp_directory_path() / "mctsat-report-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  CHECK_THROWS_AS(write_report(dir.string(), {}), mctsat::Error);  // nothing recorded yet
+  std::size_t index = 0;
+  for (const char* model : {"bert", "nasrnn"})
+    for (std::size_t limit : {500, 1000, 2000})
+      for (std::uint64_t seed : {1, 2}) {
+        append_record((dir / "runs.jsonl").string(),
+                      ok_record(index, model, limit, seed, static_cast<double>(limit) / 100 + seed,
+                                static_cast<double>(limit) / 1000));
+        ++index;
+      }
+  const ReportOutput out = write_report(dir.string(), {});
+  CHECK(out.markdown.find("![speedup](plots/speedup.png)") != std::string::npos);
+  for (const char* file :
+       {"report.md", "summary.csv", "runs.csv", "plots/speedup.png", "plots/speedup.svg",
+        "plots/time.png", "plots/sweep-node_limit-speedup.png",
+        "plots/sweep-node_limit-speedup.svg", "plots/sweep-node_limit-time.png", "plots/rules.png",
+        "plots/rules.svg"}) {
+    CAPTURE(file);
+    CHECK(fs::file_size(dir / file) > 0);
+  }
+  // The sweep's data: one block per model, points sorted by node limit.
+  std::ifstream data(dir / "plots/sweep-node_limit-speedup.dat");
+  std::string first_line;
+  std::getline(data, first_line);
+  CHECK(first_line.rfind("500\t6.5\t0.707", 0) == 0);
+  // Without plots no gnuplot is needed.
+  fs::remove_all(dir / "plots");
+  ReportOptions no_plots;
+  no_plots.plots = false;
+  write_report(dir.string(), no_plots);
+  CHECK_FALSE(fs::exists(dir / "plots"));
+}
