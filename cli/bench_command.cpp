@@ -22,7 +22,8 @@ struct BenchCliOptions {
   std::string config, out, shard = "0/1";
   std::size_t jobs = 1;
   std::vector<std::uint64_t> seeds;
-  bool resume = false, retry_failed = false, list = false, json = false, quiet = false;
+  bool resume = false, retry_failed = false, list = false, json = false, quiet = false,
+       verify_rules = false;
   // merge
   std::string merge_out;
   std::vector<std::string> merge_inputs;
@@ -70,6 +71,7 @@ void run(const BenchCliOptions& o) {
   options.jobs = o.jobs;
   options.resume = o.resume || o.retry_failed;
   options.retry_failed = o.retry_failed;
+  options.verify_rules = o.verify_rules;
   options.source_dir = bench::build_source_dir();
   options.interactive = !o.quiet && isatty(STDERR_FILENO) != 0;
   std::ostream null_stream(nullptr);
@@ -106,6 +108,8 @@ void add_bench_command(CLI::App& app) {
                    "Run only these of the config's seeds (resume later for the rest)")
       ->delimiter(',');
   command->add_flag("--resume", options->resume, "Skip the runs already recorded in --out");
+  command->add_flag("--verify-rules", options->verify_rules,
+                    "Verify the rule sets first (cached); refuse to run with a rule that fails");
   command->add_flag("--retry-failed", options->retry_failed,
                     "Resume, and run recorded failures (timeouts, errors) again");
   command->add_flag("--list", options->list, "Print the runs of the grid (or shard) and stop");

@@ -31,6 +31,8 @@ const Builder kBuilders[] = {
      zoo::build_squeezenet},
     {{"mobilenetv2", "MobileNet-v2 as in TASO's export: 17 inverted residual blocks, 224x224"},
      zoo::build_mobilenetv2},
+    {{"inceptionv3", "Inception-v3 as in TASO's export: 11 inception modules, 299x299 image"},
+     zoo::build_inceptionv3},
 };
 
 }  // namespace

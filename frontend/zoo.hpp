@@ -1,8 +1,7 @@
 // The built-in models ("the zoo"), built in code so that they need no files: `demo` (a small graph
 // with the patterns the TASO rules rewrite) and the benchmarks TENSAT defines in code (`bert`,
-// `nasrnn`, `nasneta`, `resnext50`, `resnet50`), and three of the four it ships as TASO .model
-// files, rebuilt from their architectures (`vgg19`, `squeezenet`, `mobilenetv2`; Inception-v3 is
-// still read from its .model file).
+// `nasrnn`, `nasneta`, `resnext50`, `resnet50`), and the four it ships as TASO .model files,
+// rebuilt from their architectures (`vgg19`, `squeezenet`, `mobilenetv2`, `inceptionv3`).
 #pragma once
 
 #include <optional>

@@ -16,5 +16,6 @@ tensor::Graph build_nasneta();      // zoo_nasnet.cpp
 tensor::Graph build_vgg19();        // zoo_cnn.cpp
 tensor::Graph build_squeezenet();   // zoo_cnn.cpp
 tensor::Graph build_mobilenetv2();  // zoo_cnn.cpp
+tensor::Graph build_inceptionv3();  // zoo_inception.cpp
 
 }  // namespace mctsat::frontend::zoo

@@ -144,14 +144,24 @@ std::vector<memory> conv2d(const dnnl::engine& engine, dnnl::stream& stream, con
   return {dst};
 }
 
-std::vector<memory> matmul(const dnnl::engine& engine, const Node& node,
+std::vector<memory> matmul(const dnnl::engine& engine, dnnl::stream& stream, const Node& node,
                            std::span<const Operand> in, std::vector<Step>& steps) {
   const Shape& out = node.outputs[0].shape;
   const memory a = view_of(in[0].memory, plain_desc(padded(in[0].shape, out.size())));
-  const memory b = view_of(in[1].memory, plain_desc(padded(in[1].shape, out.size())));
+  memory b = view_of(in[1].memory, plain_desc(padded(in[1].shape, out.size())));
   const memory dst = fresh(engine, out);
-  const dnnl::matmul::desc desc(a.get_desc(), b.get_desc(), dst.get_desc());
+  // Constant weights get the layout oneDNN prefers (reordered once); run-time ones stay plain.
+  const memory::desc weights =
+      in[1].constant
+          ? memory::desc(b.get_desc().dims(), memory::data_type::f32, memory::format_tag::any)
+          : b.get_desc();
+  const dnnl::matmul::desc desc(a.get_desc(), weights, dst.get_desc());
   const dnnl::matmul::primitive_desc pd(desc, fused(activation_attr(node.attrs[0])), engine);
+  if (pd.weights_desc() != b.get_desc()) {
+    memory blocked(pd.weights_desc(), engine);
+    reorder(b, blocked, true, stream, steps);
+    b = blocked;
+  }
   steps.push_back(
       {dnnl::matmul(pd), {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, dst}}});
   return {dst};
@@ -354,7 +364,7 @@ std::vector<memory> lower_node(const dnnl::engine& engine, dnnl::stream& stream,
     case Op::kConv2d:
       return conv2d(engine, stream, node, operands, steps);
     case Op::kMatmul:
-      return matmul(engine, node, operands, steps);
+      return matmul(engine, stream, node, operands, steps);
     case Op::kEwAdd:
     case Op::kEwMul:
     case Op::kEwSub:

@@ -16,6 +16,7 @@
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "tensor/graph_stats.hpp"
+#include "verify/verifier.hpp"
 
 namespace mctsat::bench {
 namespace {
@@ -175,6 +176,14 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
       if (selected.empty())
         throw Error(fmt::format("rule set '{}' selects no rules", spec.name),
                     SourceLocation::at(study.file));
+      if (options.verify_rules) {
+        try {
+          verify::require_sound(library, selected);
+        } catch (const Error& e) {
+          throw Error(fmt::format("rule set '{}': {}", spec.name, e.message()),
+                      SourceLocation::at(study.file));
+        }
+      }
       rule_counts[run.rules] = selected.size();
       rule_sets[run.rules] = std::make_unique<dsl::RuleSet>(std::move(selected));
     }

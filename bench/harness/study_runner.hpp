@@ -20,6 +20,7 @@ struct StudyRunOptions {
   bool retry_failed = false;  // with resume: run recorded failures again
   std::string source_dir;     // where to read the git commit ("" : "unknown")
   bool interactive = false;   // redraw one progress line (a terminal) instead of a line per run
+  bool verify_rules = false;  // verify every rule set first (cached); refuse one that fails
 };
 
 struct StudyRunSummary {

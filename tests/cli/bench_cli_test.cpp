@@ -1,6 +1,7 @@
 // `mctsat bench` end to end on bench/configs/smoke.json: the JSON lines of a full run, a resume
 // that runs nothing, two shards merged to the same set of results, the report (Markdown, CSV,
 // PNG and SVG plots), and clear errors for bad configs and options.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -162,4 +163,25 @@ TEST_CASE("bench --list prints the grid without running it") {
   REQUIRE(runs.size() == 4);
   CHECK(runs[0]["model"] == "demo");
   CHECK(runs[0]["parameters"].contains("mcts.node_limit"));
+}
+
+TEST_CASE("bench --verify-rules refuses a rule set with an unsound rule, naming it") {
+  const fs::path dir = fresh_dir("verify-rules");
+  fs::create_directories(dir);
+  const std::string unsound =
+      std::string(MCTSAT_SOURCE_DIR) + "/tests/verify/unsound/relu-dropped.rules";
+  const fs::path config = dir / "study.json";
+  std::ofstream(config) << R"({"name": "unsound", "models": ["demo"],
+    "rules": [{"name": "bad", "paths": [")"
+                        << unsound << R"("]}],
+    "configurations": [{"name": "eqsat", "strategy": "eqsat"}], "seeds": [1]})";
+  ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);  // keep the verifier's cache here
+  const CliResult r = run_mctsat("bench " + config.string() + " --out " + (dir / "out").string() +
+                                 " --verify-rules --quiet");
+  CAPTURE(r.output);
+  CHECK(r.status != 0);
+  CHECK(r.output.find("rule set 'bad': --verify-rules: 1 of 1 rules failed verification") !=
+        std::string::npos);
+  CHECK(r.output.find("rule relu-dropped: the sides differ") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out" / "runs.jsonl"));
 }

@@ -1,6 +1,6 @@
-// The zoo's VGG-19, SqueezeNet and MobileNet-v2 have TENSAT's operator counts and match TASO's
-// .model exports they were rebuilt from: the same operators per kind, parameters, input and
-// output shapes, and the same roofline cost (which sums over every operator's shapes).
+// The zoo's VGG-19, SqueezeNet, MobileNet-v2 and Inception-v3 have TENSAT's operator counts and
+// match TASO's .model exports they were rebuilt from: the same operators per kind, parameters,
+// input and output shapes, and the same roofline cost (which sums over every operator's shapes).
 #include <string>
 
 #include <doctest/doctest.h>
@@ -45,4 +45,8 @@ TEST_CASE("squeezenet matches TASO's SqueezeNet export (66 operators)") {
 
 TEST_CASE("mobilenetv2 matches TASO's MobileNet-v2 export (155 operators)") {
   check_against_model_file("mobilenetv2", "mobilenetv2", 155);
+}
+
+TEST_CASE("inceptionv3 matches TASO's Inception-v3 export (138 operators)") {
+  check_against_model_file("inceptionv3", "inceptionv3", 138);
 }

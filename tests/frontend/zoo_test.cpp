@@ -116,6 +116,7 @@ TEST_CASE("every zoo model builds and validates, with its operators, parameters 
       {"vgg19", 50, 143652544, {{1, 3, 224, 224}}, {{1, 1000}}},
       {"squeezenet", 66, 1231552, {{1, 3, 224, 224}}, {{1, 1000}}},
       {"mobilenetv2", 155, 3539136, {{1, 3, 224, 224}}, {{1, 1000}}},
+      {"inceptionv3", 138, 21751136, {{1, 3, 299, 299}}, {{1, 2048, 1, 1}}},
   };
   const auto entries = frontend::zoo_models();
   REQUIRE(entries.size() == expected.size());
@@ -221,7 +222,7 @@ TEST_CASE("load_model explains unknown names and formats") {
   } catch (const Error& e) {
     CHECK(e.message() ==
           "'no-such-model' is neither a file nor a zoo model (zoo: demo, bert, nasrnn, nasneta, "
-          "resnext50, resnet50, vgg19, squeezenet, mobilenetv2)");
+          "resnext50, resnet50, vgg19, squeezenet, mobilenetv2, inceptionv3)");
   }
   try {
     frontend::load_model(MCTSAT_SOURCE_DIR "/README.md");
