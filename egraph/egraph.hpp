@@ -77,6 +77,24 @@ class EGraph {
     return uf_.find(existing);
   }
 
+  // A hint that `add` or `lookup` of this content follows soon: starts loading the hashcons slot it
+  // will probe first, so that a batch of lookups overlaps its cache misses. Changes nothing.
+  void prefetch(OpCode op, std::int64_t payload, std::span<const Id> children) const {
+    ChildIds canonical(children.begin(), children.end());
+    for (Id& child : canonical) child = uf_.find(child);
+    hashcons_.prefetch(hash_enode(op, payload, id_span(canonical)));
+  }
+
+  // A hint that the class of this content is needed soon: if the hashcons holds the e-node (its
+  // slot should be cached by an earlier `prefetch`), starts loading its union-find entry.
+  void prefetch_class(OpCode op, std::int64_t payload, std::span<const Id> children) const {
+    ChildIds canonical(children.begin(), children.end());
+    for (Id& child : canonical) child = uf_.find(child);
+    const Id existing = hashcons_.find(nodes_, op, payload, id_span(canonical),
+                                       hash_enode(op, payload, id_span(canonical)));
+    if (existing != kNoId) uf_.prefetch(existing);
+  }
+
   // Unites two classes; returns false when they already were one. The class with more parents
   // survives; the other's parents are queued for repair by rebuild().
   bool merge(Id a, Id b) {
@@ -101,7 +119,10 @@ class EGraph {
   }
 
   // Restores the invariants: congruence closure, canonical unique e-nodes, analysis data, indexes.
+  // A clean e-graph (nothing added or merged since the last rebuild) is left as it is, so
+  // rebuilding an unchanged snapshot costs nothing.
   void rebuild() {
+    if (clean_) return;
     while (!pending_.empty() || !analysis_pending_.empty()) {
       while (!pending_.empty()) {
         const Id node = pending_.back();
@@ -198,7 +219,9 @@ class EGraph {
     return nodes_.memory_bytes() + hashcons_.memory_bytes() + uf_.size() * sizeof(Id) +
            classes_.capacity() * sizeof(ClassInfo) + data_.capacity() * sizeof(Data) +
            parent_links_.capacity() * sizeof(ParentLink) +
-           (node_stamps_.capacity() + data_stamps_.capacity() + merge_stamps_.capacity() + node_classes_.capacity()) * sizeof(std::uint32_t) +
+           (node_stamps_.capacity() + data_stamps_.capacity() + merge_stamps_.capacity() +
+            node_classes_.capacity()) *
+               sizeof(std::uint32_t) +
            blacklist_.capacity() * sizeof(std::uint8_t) +
            (class_ids_.capacity() + class_nodes_.capacity() + op_classes_.capacity()) * sizeof(Id) +
            op_class_begin_.capacity() * sizeof(std::uint32_t);
@@ -393,13 +416,13 @@ class EGraph {
   NodeStore nodes_;
   UnionFind uf_;
   Hashcons hashcons_;
-  std::vector<ClassInfo> classes_;          // by id; meaningful for canonical ids
-  std::vector<Data> data_;                  // by id; meaningful for canonical ids
-  std::vector<std::uint32_t> node_stamps_;  // by node: epoch added or last re-canonicalized
-  std::vector<std::uint32_t> data_stamps_;  // by id: epoch the class's data last changed
+  std::vector<ClassInfo> classes_;           // by id; meaningful for canonical ids
+  std::vector<Data> data_;                   // by id; meaningful for canonical ids
+  std::vector<std::uint32_t> node_stamps_;   // by node: epoch added or last re-canonicalized
+  std::vector<std::uint32_t> data_stamps_;   // by id: epoch the class's data last changed
   std::vector<std::uint32_t> merge_stamps_;  // by id: epoch another class last merged into it
   std::vector<Id> node_classes_;             // by node: its class at the last rebuild
-  std::vector<std::uint8_t> blacklist_;     // by node: 1 when extraction must not pick it
+  std::vector<std::uint8_t> blacklist_;      // by node: 1 when extraction must not pick it
   std::vector<ParentLink> parent_links_;
   std::vector<Id> pending_;           // e-nodes whose children may have merged
   std::vector<Id> analysis_pending_;  // e-nodes whose children's data changed

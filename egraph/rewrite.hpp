@@ -4,6 +4,7 @@
 // skipped and counted, never added.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <string>
@@ -14,6 +15,7 @@
 #include "egraph/multi_match.hpp"
 #include "egraph/pattern.hpp"
 #include "egraph/program.hpp"
+#include "egraph/rhs_prefetcher.hpp"
 
 namespace mctsat::egraph {
 
@@ -101,6 +103,7 @@ class Rewrite {
         stats.unapplied = matches.size() - m;
         break;
       }
+      prefetcher_.ahead(egraph, rhs_, matches, m);
       std::span<const Id> subst = matches.subst(m);
       const std::span<const Id> roots = matches.roots_of(m);
       if (!std::all_of(conditions_.begin(), conditions_.end(),
@@ -208,6 +211,7 @@ class Rewrite {
   std::vector<Condition<Analysis>> conditions_;
   std::vector<Binder<Analysis>> binders_;
   std::vector<Program> programs_;
+  RhsPrefetcher<Analysis> prefetcher_{rhs_};
 };
 
 }  // namespace mctsat::egraph

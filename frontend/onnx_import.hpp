@@ -4,12 +4,12 @@
 // converter when older, and its shapes inferred with ONNX's shape inference. Operators the catalog
 // covers are mapped onto it (onnx_operators.cpp lists each mapping and its conditions); every other
 // operator, and a covered one in a configuration the catalog cannot express (dilations, padding
-// that is neither SAME nor VALID, integer arithmetic, ...), becomes an opaque node that keeps its
-// ONNX node and output types, so any model with static shapes loads and is written back unchanged
-// where mctsat cannot rewrite it. Initializers and Constant nodes become weights with values;
-// subgraphs computable from them alone (a transposed Gemm operand, a scaled bias) are folded.
-// Graph inputs keep their names; graph outputs keep theirs; a node is named after its ONNX name,
-// or its first output when it has none.
+// that is not SAME, SAME_LOWER or VALID, integer arithmetic, ...), becomes an opaque node that
+// keeps its ONNX node and output types, so any model with static shapes loads and is written back
+// unchanged where mctsat cannot rewrite it. Initializers and Constant nodes become weights with
+// values; subgraphs computable from them alone (a transposed Gemm operand, a scaled bias) are
+// folded. Graph inputs keep their names; graph outputs keep theirs; a node is named after its ONNX
+// name, or its first output when it has none.
 #pragma once
 
 #include <string>

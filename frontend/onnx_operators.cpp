@@ -8,7 +8,8 @@
 //   MatMul                    matmul 0                             (both operands of rank >= 2)
 //   Gemm                      transpose / smul alpha / matmul / smul beta / ewadd
 //   Conv                      conv2d (+ ewadd of the bias as C x 1 x 1)  (2-D, no dilation,
-//                             padding equal to SAME or VALID on both axes)
+//                             padding equal to SAME, SAME_LOWER or VALID on both axes: auto_pad,
+//                             or explicit pads such as PyTorch's symmetric (kernel - 1) / 2)
 //   MaxPool, AveragePool      poolmax, poolavg                     (2-D, as Conv; AveragePool
 //                             only where no window reaches padding or count_include_pad = 1)
 //   GlobalAveragePool         globalavgpool
@@ -302,9 +303,11 @@ bool map_gemm(OnnxImporter& im, const Node& node, std::string& reason) {
   return true;
 }
 
-// The padding of a 2-D window operator (Conv, MaxPool, AveragePool) as the catalog's SAME or
-// VALID, if it is one of them: per axis, ONNX's output size and padding before the data must be
-// those of the catalog's mode, and both axes must agree on the mode.
+// The padding of a 2-D window operator (Conv, MaxPool, AveragePool) as one of the catalog's modes
+// (VALID, SAME, SAME_LOWER, tried in that order so that SAME is chosen wherever SAME_LOWER pads the
+// same), if it is one of them: per axis, ONNX's output size and padding before the data must be
+// those of the mode, and both axes must agree on it. The padding after the data need not match:
+// cells past the last window are never read.
 struct Window {
   std::int64_t kernel[2], stride[2], out[2], begin[2];
 };
@@ -351,7 +354,7 @@ std::optional<Window> window_of(const Node& node, const Shape& x, std::int64_t k
 }
 
 std::optional<Padding> padding_of(const Shape& x, const Window& w) {
-  for (Padding mode : {Padding::kValid, Padding::kSame}) {
+  for (Padding mode : {Padding::kValid, Padding::kSame, Padding::kSameLower}) {
     bool all = true;
     for (int i = 0; i < 2; ++i) {
       const std::int64_t in = x[static_cast<std::size_t>(2 + i)], s = w.stride[i];
@@ -373,7 +376,7 @@ bool map_conv(OnnxImporter& im, const Node& node, std::string& reason) {
   const auto window = window_of(node, xs, ws[2], ws[3], reason);
   if (!window) return false;
   const auto pad = padding_of(xs, *window);
-  if (!pad) return fail_with(reason, "padding that is neither SAME nor VALID");
+  if (!pad) return fail_with(reason, "padding that is not SAME, SAME_LOWER or VALID");
   const bool bias = has_input(node, 2);
   TensorRef y = im.add1(
       Op::kConv2d, {x, w},
@@ -400,7 +403,7 @@ Mapping pool(Op op) {
     const auto window = window_of(node, xs, (*kernel)[0], (*kernel)[1], reason);
     if (!window) return false;
     const auto pad = padding_of(xs, *window);
-    if (!pad) return fail_with(reason, "padding that is neither SAME nor VALID");
+    if (!pad) return fail_with(reason, "padding that is not SAME, SAME_LOWER or VALID");
     if (op == Op::kPoolAvg && !get_int(node, "count_include_pad", 0)) {
       // The catalog counts padded cells; ONNX here does not: they agree where no window reaches
       // the padding.

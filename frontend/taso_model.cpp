@@ -20,23 +20,22 @@
 //   Transpose          perm..., shuffle  or  ndim, perm..., shuffle       -> transpose
 //   Matmul             activation, rank of the result                     -> matmul
 //
-// Padding mode 0 is SAME, 1 VALID; activation 0 none, 1 sigmoid, 2 relu, 3 tanh (the catalog's
-// codes). Groups of a convolution follow from the channel ratio, as in the catalog. A pooling
-// operator's second input is TASO's placeholder weight of shape C x 1 x kernel_h x kernel_w; it is
-// checked and dropped. Weights are created when first used, so weights nobody uses (the biases of
-// these exports, the pooling placeholders) are left out. The transpose `shuffle` flag is dropped.
-// Every other type becomes an opaque node keeping its op_table name and, as payload, its integer
-// list; its output shapes are those its consumers record (an error if none does).
+// Padding mode 0 is SAME, 1 VALID (mapped onto the catalog's codes as below); activation 0 none,
+// 1 sigmoid, 2 relu, 3 tanh (the catalog's codes). Groups of a convolution follow from the channel
+// ratio, as in the catalog. A pooling operator's second input is TASO's placeholder weight of shape
+// C x 1 x kernel_h x kernel_w; it is checked and dropped. Weights are created when first used, so
+// weights nobody uses (the biases of these exports, the pooling placeholders) are left out. The
+// transpose `shuffle` flag is dropped. Every other type becomes an opaque node keeping its op_table
+// name and, as payload, its integer list; its output shapes are those its consumers record (an
+// error if none does).
 //
 // Padding: TASO records pad_h/pad_w as Conv2D/Pool2D::get_padding computes them, and they are
 // checked: VALID pads nothing; SAME pads ceil(total / 2) cells before the data, total = max((out -
-// 1) * stride + kernel - in, 0) with out = ceil(in / stride). Output shapes are exactly the
-// catalog's SAME/VALID shapes. The catalog's SAME places floor(total / 2) cells before (ONNX
-// SAME_UPPER), so the two agree whenever the total is even (every stride-1 odd kernel) and differ
-// for an odd total: TASO pads the top/left cell, we the bottom/right one (same shape, window grid
-// shifted by one pixel). In TENSAT's files this happens only for MobileNet-v2's five stride-2 3x3
-// SAME convolutions on even inputs (total 1). SAME is the closest mapping; as the files carry no
-// weight values, costs and shapes are unaffected.
+// 1) * stride + kernel - in, 0) with out = ceil(in / stride): the catalog's SAME_LOWER. The
+// catalog's SAME places floor(total / 2) cells before (ONNX SAME_UPPER), so the two agree whenever
+// the total is even (every stride-1 odd kernel): TASO's SAME becomes the catalog's SAME there (the
+// code the rules match) and SAME_LOWER where an axis has an odd total (in TENSAT's files only
+// MobileNet-v2's five stride-2 3x3 convolutions on even inputs, total 1).
 #include "frontend/taso_model.hpp"
 
 #include <algorithm>
@@ -59,6 +58,7 @@ namespace {
 
 using tensor::Attrs;
 using tensor::Op;
+using tensor::Padding;
 using tensor::Shape;
 using tensor::TensorRef;
 
@@ -153,13 +153,17 @@ std::optional<std::pair<std::size_t, Shape>> recorded_shape(const Record& r, std
   return std::pair{slot->first, Shape(begin, begin + static_cast<std::ptrdiff_t>(slot->second))};
 }
 
-// TASO's padding before the data for one spatial axis (see the file comment).
+// TASO's total SAME padding along one spatial axis (see the file comment).
+std::int64_t taso_same_total(std::int64_t in, std::int64_t kernel, std::int64_t stride) {
+  const std::int64_t out = (in + stride - 1) / stride;
+  return std::max<std::int64_t>((out - 1) * stride + kernel - in, 0);
+}
+
+// TASO's padding before the data for one spatial axis (mode 0 SAME, 1 VALID).
 std::int64_t taso_padding(std::int64_t in, std::int64_t kernel, std::int64_t stride,
                           std::int64_t mode) {
-  if (mode != static_cast<std::int64_t>(tensor::Padding::kSame)) return 0;
-  const std::int64_t out = (in + stride - 1) / stride;
-  const std::int64_t total = std::max<std::int64_t>((out - 1) * stride + kernel - in, 0);
-  return (total + 1) / 2;
+  if (mode != 0) return 0;
+  return (taso_same_total(in, kernel, stride) + 1) / 2;
 }
 
 std::string_view trim(std::string_view text, std::uint32_t& column) {
@@ -433,6 +437,20 @@ class Reader {
     }
   }
 
+  // The catalog's padding code of TASO's padding mode (field `at` of the integer list): VALID, or
+  // SAME / SAME_LOWER as the file comment says.
+  std::int64_t catalog_padding(const Record& r, std::size_t at, const Shape& x,
+                               std::int64_t kernel_h, std::int64_t kernel_w, std::int64_t stride_h,
+                               std::int64_t stride_w) const {
+    const std::int64_t mode = r.params[at];
+    if (mode != 0 && mode != 1)
+      fail_param(r, at, fmt::format("padding mode must be 0 (SAME) or 1 (VALID), got {}", mode));
+    if (mode == 1) return static_cast<std::int64_t>(Padding::kValid);
+    const bool odd = taso_same_total(x[2], kernel_h, stride_h) % 2 != 0 ||
+                     taso_same_total(x[3], kernel_w, stride_w) % 2 != 0;
+    return static_cast<std::int64_t>(odd ? Padding::kSameLower : Padding::kSame);
+  }
+
   void check_padding(const Record& r, std::size_t at, const Shape& x, std::int64_t kernel_h,
                      std::int64_t kernel_w, std::int64_t stride_h, std::int64_t stride_w,
                      std::int64_t mode) const {
@@ -470,7 +488,10 @@ class Reader {
                        "x shape (4), w shape (4), stride_h, stride_w, padding, activation, pad_h, "
                        "pad_w");
         inputs(2, 2, "input, weight");
-        out = add(r, Op::kConv2d, ins, {p[8], p[9], p[10], p[11]});
+        const Shape& w = shape_of(ins[1]);
+        out = add(
+            r, Op::kConv2d, ins,
+            {p[8], p[9], catalog_padding(r, 10, shape_of(ins[0]), w[2], w[3], p[8], p[9]), p[11]});
         check_padding(r, 12, shape_of(ins[0]), p[6], p[7], p[8], p[9], p[10]);
         return;
       }
@@ -493,7 +514,8 @@ class Reader {
                            tensor::shape_string(placeholder), records_[producers_[index][1]].name,
                            tensor::shape_string(given)));
         out = add(r, r.code == kMaxPool ? Op::kPoolMax : Op::kPoolAvg, ins,
-                  {p[5], p[6], p[7], p[8], p[9], p[10]});
+                  {p[5], p[6], p[7], p[8],
+                   catalog_padding(r, 9, shape_of(ins[0]), p[5], p[6], p[7], p[8]), p[10]});
         check_padding(r, 11, shape_of(ins[0]), p[5], p[6], p[7], p[8], p[9]);
         return;
       }

@@ -47,9 +47,16 @@ enum class ParamKind : std::uint8_t { kTensor, kInt, kInts, kFloat };
 
 // Fused activations of matmul, conv2d and pooling (TENSAT's codes).
 enum class Activation : std::int64_t { kNone = 0, kSigmoid = 1, kRelu = 2, kTanh = 3 };
-// Padding modes of conv2d and pooling (TENSAT's codes). SAME: output = ceil(in / stride), the
-// total padding split with the extra cell at the end (as ONNX SAME_UPPER); VALID: no padding.
-enum class Padding : std::int64_t { kSame = 0, kValid = 1 };
+// Padding modes of conv2d and pooling. 0 and 1 are TENSAT's codes (the rule files use them as
+// literals): SAME: output = ceil(in / stride), the total padding split with the extra cell at the
+// end (as ONNX SAME_UPPER); VALID: no padding. 2, SAME_LOWER: SAME with the extra cell at the start
+// (ONNX SAME_LOWER; what TASO's SAME does). Why a third code rather than explicit pad amounts:
+// the operator keeps its arity (the rules, the e-graph and the verifier are unchanged), and the
+// symmetric pads of PyTorch exports, pad = (kernel - 1) / 2 with stride 1 or 2 (ResNet's 7x7
+// stride-2 pad 3, its stride-2 3x3 convolutions and max pooling), are always SAME or SAME_LOWER.
+// Whenever SAME_LOWER pads like SAME (an even total on both axes), importers write SAME, so the
+// rules' literal 0 still matches. Other explicit pads stay out of the catalog.
+enum class Padding : std::int64_t { kSame = 0, kValid = 1, kSameLower = 2 };
 
 // One positional parameter. Integer attributes have an allowed range [min, max] (also used by the
 // verifier to bound attribute variables). Only a trailing tensor parameter may be variadic.

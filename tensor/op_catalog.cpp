@@ -30,7 +30,7 @@ constexpr Param real(std::string_view name) {
 }
 
 constexpr Param kAct = integer("act", 0, 3);
-constexpr Param kPad = integer("pad", 0, 1);
+constexpr Param kPad = integer("pad", 0, 2);  // Padding: SAME, VALID, SAME_LOWER
 
 constexpr std::array kLeafParams = {ints("shape")};
 constexpr std::array kMatmulParams = {kAct, tensor("a"), tensor("b")};

@@ -1,5 +1,5 @@
 // Reference kernels for the window operators on NCHW tensors: grouped 2-D convolution, max and
-// average pooling (TENSAT's SAME / VALID padding), and the two convolution-kernel transforms
+// average pooling (SAME, VALID and SAME_LOWER padding), and the two convolution-kernel transforms
 // (enlarge, merge) that rewrite rules use to combine convolutions.
 #include <algorithm>
 #include <limits>
@@ -40,7 +40,8 @@ std::int64_t pad_begin(Padding pad, std::int64_t in, std::int64_t kernel, std::i
                        std::int64_t out) {
   if (pad == Padding::kValid) return 0;
   const std::int64_t total = std::max<std::int64_t>((out - 1) * stride + kernel - in, 0);
-  return total / 2;  // SAME_UPPER: the odd cell goes at the end
+  // SAME (ONNX SAME_UPPER): the odd cell goes at the end; SAME_LOWER: at the start.
+  return pad == Padding::kSameLower ? total - total / 2 : total / 2;
 }
 
 Tensor conv2d(const Tensor& x, const Tensor& w, std::int64_t stride_h, std::int64_t stride_w,
@@ -123,7 +124,7 @@ Tensor pool(Op op, const Tensor& x, std::int64_t kernel_h, std::int64_t kernel_w
               any = true;
             }
           }
-          // A window of padding only (impossible under SAME and VALID) yields the padding value 0.
+          // A window of padding only (impossible under every padding mode) yields the value 0.
           result = any ? top : 0.0;
         } else {
           double sum = 0.0;

@@ -52,7 +52,7 @@ Tensor enlarge(const Tensor& w, const Shape& out_shape);
 Tensor merge(const Tensor& w, std::int64_t count);
 
 // Padding before the first element along one spatial axis (SAME: half the total, rounded down;
-// VALID: none). `out` is the output size along that axis.
+// SAME_LOWER: rounded up; VALID: none). `out` is the output size along that axis.
 std::int64_t pad_begin(Padding pad, std::int64_t in, std::int64_t kernel, std::int64_t stride,
                        std::int64_t out);
 

@@ -84,16 +84,17 @@ bool broadcast(Ctx& ctx, const ShapeOf<Ctx>& a, const ShapeOf<Ctx>& b, ShapeOf<C
   return true;
 }
 
-// Spatial output size of a convolution or pooling window under TENSAT's padding modes.
+// Spatial output size of a convolution or pooling window under the padding modes (tensor::Padding:
+// 1 is VALID; SAME (0) and SAME_LOWER (2) give the same size and differ only in where they pad).
 template <class Ctx>
 bool window_output(Ctx& ctx, const Dim<Ctx>& in, const Dim<Ctx>& kernel, const Dim<Ctx>& stride,
                    const Dim<Ctx>& pad, const char* axis, Dim<Ctx>& out) {
-  if (!ctx.require(pad == 0 || in >= kernel, [&] {
+  if (!ctx.require(pad != 1 || in >= kernel, [&] {
         return std::string("VALID padding needs input ") + axis + " (" + ctx.show(in) +
                ") >= kernel " + axis + " (" + ctx.show(kernel) + ")";
       }))
     return false;
-  out = ctx.select(pad == 0, ctx.div(ctx.add(in, stride) - 1, stride),
+  out = ctx.select(pad != 1, ctx.div(ctx.add(in, stride) - 1, stride),
                    ctx.div(in - kernel, stride) + 1);
   return true;
 }

@@ -50,17 +50,10 @@ class Encoder {
   void infer_split_sizes(const Equation& e, const std::vector<z3::expr>& vars,
                          const std::vector<z3::expr>& lhs_roots) {
     inferred_.clear();
-    for (std::size_t r = 0; r < e.rhs.size() && r < lhs_roots.size(); ++r) {
-      const Pat& root = e.rhs[r];
-      if (root.kind != Pat::Kind::kProj) continue;
-      const Pat& split = root.args[0];
-      if (split.kind != Pat::Kind::kOp || split.args.size() != 3 ||
-          split.args[1].kind != Pat::Kind::kInferredSizes)
-        continue;
-      auto& sizes = inferred_[pattern_text(split, e.vars)];
-      const auto index = static_cast<std::size_t>(root.value);
-      while (sizes.size() <= index) sizes.push_back(z3_.int_val(0));
-      sizes[index] = dim_(lhs_roots[r], attribute(split.args[0], e, vars));
+    for (const auto& use : inferred_split_outputs(e)) {
+      auto& sizes = inferred_[use.key];
+      while (sizes.size() <= use.output) sizes.push_back(z3_.int_val(0));
+      sizes[use.output] = dim_(lhs_roots[use.root], attribute(use.split->args[0], e, vars));
     }
   }
 

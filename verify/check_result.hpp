@@ -2,6 +2,7 @@
 // unknown (the solver gave up or timed out), or skipped (the check does not apply).
 #pragma once
 
+#include <chrono>
 #include <string>
 
 namespace mctsat::verify {
@@ -13,6 +14,18 @@ struct CheckResult {
   Verdict verdict = Verdict::kSkipped;
   std::string detail;  // the counterexample, the reason, or a note on what was checked
   double seconds = 0;
+};
+
+// Times a check from its construction; finish() gives the result with the elapsed seconds.
+class CheckClock {
+ public:
+  CheckResult finish(Verdict verdict, std::string detail) const {
+    return {verdict, std::move(detail),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()};
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace mctsat::verify

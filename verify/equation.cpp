@@ -21,6 +21,20 @@ bool is_short_split(const dsl::Pat& p, const std::vector<dsl::Variable>& vars) {
          (sizes.kind == dsl::Pat::Kind::kVar && vars[sizes.var].name.starts_with("_sizes"));
 }
 
+std::vector<InferredSplitOutput> inferred_split_outputs(const Equation& e) {
+  std::vector<InferredSplitOutput> out;
+  for (std::size_t r = 0; r < e.rhs.size() && r < e.lhs.size(); ++r) {
+    const dsl::Pat& root = e.rhs[r];
+    if (root.kind != dsl::Pat::Kind::kProj) continue;
+    const dsl::Pat& split = root.args[0];
+    if (split.kind != dsl::Pat::Kind::kOp || split.args.size() != 3 ||
+        split.args[1].kind != dsl::Pat::Kind::kInferredSizes)
+      continue;
+    out.push_back({r, static_cast<std::size_t>(root.value), &split, pattern_text(split, e.vars)});
+  }
+  return out;
+}
+
 std::string pattern_text(const dsl::Pat& p, const std::vector<dsl::Variable>& vars) {
   using Kind = dsl::Pat::Kind;
   switch (p.kind) {

@@ -28,6 +28,17 @@ Equation equation_of(const dsl::CheckedAxiom& axiom);
 // from the left-hand roots, or a generated `_sizes` variable of an axiom's (split axis x).
 bool is_short_split(const dsl::Pat& pattern, const std::vector<dsl::Variable>& vars);
 
+// A right-hand root (split_k (split axis x)) whose split sizes are inferred: output `output` of
+// `split` replaces left-hand root `root`, so sizes[output] is that root's extent along the axis.
+// `key` identifies the split (the same split may feed several roots).
+struct InferredSplitOutput {
+  std::size_t root = 0;
+  std::size_t output = 0;
+  const dsl::Pat* split = nullptr;
+  std::string key;
+};
+std::vector<InferredSplitOutput> inferred_split_outputs(const Equation& equation);
+
 std::string pattern_text(const dsl::Pat& pattern, const std::vector<dsl::Variable>& vars);
 std::string condition_text(const dsl::Cond& condition, const std::vector<dsl::Variable>& vars);
 // "lhs1, lhs2 => rhs1, rhs2 where cond" (axioms with ==).

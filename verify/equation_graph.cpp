@@ -94,25 +94,16 @@ tensor::Graph lhs_graph(const Equation& equation, const Binding& binding) {
 tensor::Graph rhs_graph(const Equation& equation, const Binding& binding,
                         const tensor::Graph& lhs) {
   SideBuilder builder(equation, binding);
-  for (std::size_t r = 0; r < equation.rhs.size(); ++r) {
-    const Pat& root = equation.rhs[r];
-    if (root.kind != Pat::Kind::kProj) continue;
-    const Pat& split = root.args[0];
-    if (split.kind != Pat::Kind::kOp || split.args.size() != 3 ||
-        split.args[1].kind != Pat::Kind::kInferredSizes)
-      continue;
-    std::int64_t axis = 0;
-    if (split.args[0].kind == Pat::Kind::kInt)
-      axis = split.args[0].value;
-    else if (split.args[0].kind == Pat::Kind::kVar)
-      axis = binding.values[split.args[0].var].at(0);
-    const tensor::Shape& shape = lhs.type_of(lhs.outputs().at(r).tensor).shape;
+  for (const auto& use : inferred_split_outputs(equation)) {
+    const Pat& axis_pat = use.split->args[0];
+    const std::int64_t axis =
+        axis_pat.kind == Pat::Kind::kVar ? binding.values[axis_pat.var].at(0) : axis_pat.value;
+    const tensor::Shape& shape = lhs.type_of(lhs.outputs().at(use.root).tensor).shape;
     if (axis < 0 || axis >= static_cast<std::int64_t>(shape.size()))
       throw Error("a split's axis is outside the replaced root's rank");
-    auto& sizes = builder.inferred_sizes[pattern_text(split, equation.vars)];
-    const auto index = static_cast<std::size_t>(root.value);
-    if (sizes.size() <= index) sizes.resize(index + 1, 0);
-    sizes[index] = shape[static_cast<std::size_t>(axis)];
+    auto& sizes = builder.inferred_sizes[use.key];
+    if (sizes.size() <= use.output) sizes.resize(use.output + 1, 0);
+    sizes[use.output] = shape[static_cast<std::size_t>(axis)];
   }
   return std::move(builder).build(equation.rhs);
 }

@@ -128,14 +128,9 @@ std::optional<Binding> next_binding(z3::context& z3, Candidate& c,
 }  // namespace
 
 CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  CheckResult result;
+  const CheckClock clock;
   auto finish = [&](Verdict verdict, std::string detail) {
-    result.verdict = verdict;
-    result.detail = std::move(detail);
-    result.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return result;
+    return clock.finish(verdict, std::move(detail));
   };
 
   z3::context z3;

@@ -11,14 +11,9 @@
 namespace mctsat::verify {
 
 CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  CheckResult result;
+  const CheckClock clock;
   auto finish = [&](Verdict verdict, std::string detail) {
-    result.verdict = verdict;
-    result.detail = std::move(detail);
-    result.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return result;
+    return clock.finish(verdict, std::move(detail));
   };
 
   z3::context z3;

@@ -15,7 +15,7 @@ namespace mctsat::verify {
 struct ShapeCheckOptions {
   std::size_t max_rank = 4;            // tensor ranks and list lengths enumerated: 1..max_rank
   std::size_t max_assignments = 4096;  // rank combinations tried at most
-  unsigned timeout_ms = 500;  // per Z3 query
+  unsigned timeout_ms = 500;           // per Z3 query
 };
 
 CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& options);

@@ -128,21 +128,14 @@ z3::expr SymbolicEquation::shapes_equal() const {
 // output k replaces (as the rewrite's binder computes it).
 void SymbolicEquation::infer_split_sizes() {
   Z3ShapeContext pick_context(z3_, lhs_constraints);
-  for (std::size_t r = 0; r < equation_.rhs.size(); ++r) {
-    const Pat& root = equation_.rhs[r];
-    if (root.kind != Pat::Kind::kProj) continue;
-    const Pat& split = root.args[0];
-    if (split.kind != Pat::Kind::kOp || split.args.size() != 3 ||
-        split.args[1].kind != Pat::Kind::kInferredSizes || r >= lhs_shapes.size() ||
-        lhs_shapes[r].empty())
-      continue;
+  for (const auto& use : inferred_split_outputs(equation_)) {
+    if (use.root >= lhs_shapes.size() || lhs_shapes[use.root].empty()) continue;
     std::vector<z3::expr> axis;
     std::string ignored;
-    if (!attribute(split.args[0], axis, ignored) || axis.empty()) continue;
-    auto& sizes = inferred_sizes_[pattern_text(split, equation_.vars)];
-    const auto index = static_cast<std::size_t>(root.value);
-    while (sizes.size() <= index) sizes.push_back(z3_.int_val(0));
-    sizes[index] = pick_context.pick(lhs_shapes[r][0], axis[0]);
+    if (!attribute(use.split->args[0], axis, ignored) || axis.empty()) continue;
+    auto& sizes = inferred_sizes_[use.key];
+    while (sizes.size() <= use.output) sizes.push_back(z3_.int_val(0));
+    sizes[use.output] = pick_context.pick(lhs_shapes[use.root][0], axis[0]);
   }
 }
 

@@ -186,17 +186,63 @@ TEST_CASE("operators outside the catalog stay opaque and are written back unchan
   CHECK(written.graph().node(1).output(0) == "y");
 }
 
-TEST_CASE("padding that is neither SAME nor VALID keeps a convolution opaque") {
+namespace {
+// A model of one 2 -> 2 channel 3x3 convolution on 1x2x8x8 with the given pads and strides.
+onnx::ModelProto padded_conv(std::vector<std::int64_t> pads, std::int64_t stride,
+                             std::int64_t out) {
   onnx::ModelProto model = model_shell();
   onnx::GraphProto& g = *model.mutable_graph();
   add_value_info(g.add_input(), "x", {1, 2, 8, 8});
   add_initializer(g, "w", {2, 2, 3, 3});
   auto* conv = add_node(g, "Conv", {"x", "w"}, {"y"});
-  set_ints(conv, "pads", {1, 1, 1, 1});
-  set_ints(conv, "strides", {2, 2});  // SAME would pad 0 before, 1 after
-  add_value_info(g.add_output(), "y", {1, 2, 4, 4});
-  const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(model), "conv.onnx");
-  CHECK(ops_of(graph) == std::vector<Op>{Op::kOpaque});
+  set_ints(conv, "pads", std::move(pads));
+  set_ints(conv, "strides", {stride, stride});
+  add_value_info(g.add_output(), "y", {1, 2, out, out});
+  return model;
+}
+}  // namespace
+
+TEST_CASE("PyTorch's symmetric stride-2 padding maps to SAME_LOWER and computes ONNX's result") {
+  // Pads 1 on each side, stride 2: ONNX pads one cell before the data, where SAME would pad it
+  // after (its total is 1), so the convolution is SAME_LOWER.
+  const tensor::Graph graph =
+      frontend::graph_from_onnx(bytes_of(padded_conv({1, 1, 1, 1}, 2, 4)), "conv.onnx");
+  REQUIRE(ops_of(graph) == std::vector<Op>{Op::kConv2d});
+  const tensor::Node& conv = graph.node(*graph.find("Conv_1"));
+  CHECK(conv.attrs == tensor::Attrs{std::int64_t{2}, std::int64_t{2},
+                                    static_cast<std::int64_t>(tensor::Padding::kSameLower),
+                                    std::int64_t{0}});
+  // ONNX's definition, written out: y[o][r][c] = sum w[o][i][ky][kx] x[i][2r - 1 + ky][2c - 1 + kx]
+  // over the cells inside the input.
+  const tensor::Tensor x = tensor::random_tensor({1, 2, 8, 8}, 5, "x");
+  const tensor::Tensor& w = *graph.node(conv.inputs[1].node).value;
+  const tensor::Tensor y = tensor::interpret(graph, {{"x", x}}).at(0);
+  REQUIRE(y.shape == tensor::Shape{1, 2, 4, 4});
+  for (int o = 0; o < 2; ++o)
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) {
+        double sum = 0;
+        for (int i = 0; i < 2; ++i)
+          for (int ky = 0; ky < 3; ++ky)
+            for (int kx = 0; kx < 3; ++kx) {
+              const int row = 2 * r - 1 + ky, col = 2 * c - 1 + kx;
+              if (row < 0 || row >= 8 || col < 0 || col >= 8) continue;
+              sum += w.data[static_cast<std::size_t>(((o * 2 + i) * 3 + ky) * 3 + kx)] *
+                     x.data[static_cast<std::size_t>((i * 8 + row) * 8 + col)];
+            }
+        CHECK(y.data[static_cast<std::size_t>((o * 4 + r) * 4 + c)] == doctest::Approx(sum));
+      }
+  // Exported with explicit pads (1 before, none after) and imported again: the same graph.
+  const tensor::Graph again = frontend::graph_from_onnx(frontend::graph_to_onnx(graph), "again");
+  CHECK(frontend::graph_to_json(again) == frontend::graph_to_json(graph));
+}
+
+TEST_CASE("padding that is not SAME, SAME_LOWER or VALID keeps a convolution opaque") {
+  // Pads 2 on each side grow the output (10x10); pads only after the data shift the windows.
+  CHECK(ops_of(frontend::graph_from_onnx(bytes_of(padded_conv({2, 2, 2, 2}, 1, 10)), "a")) ==
+        std::vector<Op>{Op::kOpaque});
+  CHECK(ops_of(frontend::graph_from_onnx(bytes_of(padded_conv({0, 0, 2, 2}, 1, 8)), "b")) ==
+        std::vector<Op>{Op::kOpaque});
 }
 
 TEST_CASE("export computes the weights rewrites create; weights without values become inputs") {

@@ -161,9 +161,10 @@ TEST_CASE("inputs, outputs, weights and parameters") {
 
 TEST_CASE("fields map to the catalog's attributes") {
   const Graph mobilenet = load("mobilenetv2");
-  // 1,3,224,224, 32,3,3,3, stride 2x2, SAME, no activation, pad 1,1 (TASO's odd SAME padding).
+  // 1,3,224,224, 32,3,3,3, stride 2x2, SAME, no activation, pad 1,1: TASO's SAME with an odd
+  // total (1) pads before the data, the catalog's SAME_LOWER (2).
   CHECK(attrs_of(mobilenet, "Conv_368") ==
-        Attrs{std::int64_t{2}, std::int64_t{2}, std::int64_t{0}, std::int64_t{0}});
+        Attrs{std::int64_t{2}, std::int64_t{2}, std::int64_t{2}, std::int64_t{0}});
   CHECK(shape_of(mobilenet, "Conv_368") == Shape{1, 32, 112, 112});
   // Depthwise: 32 input channels, kernel 32x1x3x3, so 32 groups.
   const Node& depthwise = node(mobilenet, "Conv_374");
@@ -274,8 +275,8 @@ TEST_CASE("malformed files give located errors") {
        "Conv takes 2 inputs (input, weight), got 1"},
       {kHeader + "103\n3\n100:0,101:0\n1,4,8,8,8,4,3,3,1,1,0,2,0,1\n", 16, 25, "Conv_103",
        "padding recorded as 0x1, but TASO's SAME padding of this input, kernel and stride is 1x1"},
-      {kHeader + "103\n3\n100:0,101:0\n1,4,8,8,8,4,3,3,1,1,7,2,1,1\n", 16, 1, "Conv_103",
-       "attribute pad = 7 is outside [0, 1]"},
+      {kHeader + "103\n3\n100:0,101:0\n1,4,8,8,8,4,3,3,1,1,7,2,1,1\n", 16, 21, "Conv_103",
+       "padding mode must be 0 (SAME) or 1 (VALID), got 7"},
       {kHeader + "103\n1\n11:0\n8,3,3,3\n104\n3\n100:0,103:0\n1,4,8,8,8,3,3,3,1,1,0,2,1,1\n", 20, 1,
        "Conv_104", "conv2d input channels 4 are not a multiple"},
       {kHeader + kBody.substr(0, kBody.rfind("105")) +

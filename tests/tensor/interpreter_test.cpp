@@ -157,6 +157,18 @@ TEST_CASE("conv2d with SAME padding puts the odd padding cell at the end") {
   check_tensor(conv(x, w, 1, 1, Padding::kSame), {1, 1, 3, 3}, {37, 47, 21, 67, 77, 33, 23, 26, 9});
 }
 
+TEST_CASE("conv2d with SAME_LOWER padding puts the odd padding cell at the start") {
+  // 3x3 input, 2x2 kernel: total padding 1, all of it before the first row and column.
+  const Tensor x = iota({1, 1, 3, 3});
+  const Tensor w({1, 1, 2, 2}, {1, 2, 3, 4});
+  check_tensor(conv(x, w, 1, 1, Padding::kSameLower), {1, 1, 3, 3},
+               {4, 11, 18, 18, 37, 47, 36, 67, 77});
+  // An even total pads both sides, as SAME does.
+  const Tensor ones({1, 1, 3, 3}, 1.0);
+  check_tensor(conv(x, ones, 1, 1, Padding::kSameLower), {1, 1, 3, 3},
+               {12, 21, 16, 27, 45, 33, 24, 39, 28});
+}
+
 TEST_CASE("conv2d with SAME padding and an even total pads both sides") {
   // 3x3 input, 3x3 kernel of ones: total padding 2, one each side -> neighbourhood sums.
   const Tensor x = iota({1, 1, 3, 3});
@@ -170,6 +182,10 @@ TEST_CASE("conv2d with strides") {
   SUBCASE("SAME, stride 2: out 2x2, total padding 1 at the end") {
     const Tensor w({1, 1, 3, 3}, 1.0);
     check_tensor(conv(x, w, 2, 2, Padding::kSame), {1, 1, 2, 2}, {54, 45, 72, 54});
+  }
+  SUBCASE("SAME_LOWER, stride 2: out 2x2, total padding 1 at the start") {
+    const Tensor w({1, 1, 3, 3}, 1.0);
+    check_tensor(conv(x, w, 2, 2, Padding::kSameLower), {1, 1, 2, 2}, {14, 30, 57, 99});
   }
   SUBCASE("VALID, stride 1 x 2") {
     const Tensor w({1, 1, 2, 2}, {1, 2, 3, 4});
@@ -244,6 +260,12 @@ TEST_CASE("pooling with strides") {
   check_tensor(pool(Op::kPoolMax, x, 2, 2, 2, 2, Padding::kValid), {1, 1, 2, 2}, {6, 8, 14, 16});
   check_tensor(pool(Op::kPoolAvg, x, 2, 2, 2, 2, Padding::kValid), {1, 1, 2, 2},
                {3.5, 5.5, 11.5, 13.5});
+  // 3x3 windows, stride 2: SAME pads one cell after the data, SAME_LOWER one before.
+  check_tensor(pool(Op::kPoolMax, x, 3, 3, 2, 2, Padding::kSame), {1, 1, 2, 2}, {11, 12, 15, 16});
+  check_tensor(pool(Op::kPoolMax, x, 3, 3, 2, 2, Padding::kSameLower), {1, 1, 2, 2},
+               {6, 8, 14, 16});
+  check_tensor(pool(Op::kPoolAvg, x, 3, 3, 2, 2, Padding::kSameLower), {1, 1, 2, 2},
+               {14.0 / 9, 30.0 / 9, 57.0 / 9, 99.0 / 9});
   // 3x1 windows, stride 1 x 3, SAME: rows padded one each side, columns not at all (1x1 kernel).
   check_tensor(pool(Op::kPoolMax, x, 3, 1, 1, 3, Padding::kSame), {1, 1, 4, 2},
                {5, 8, 9, 12, 13, 16, 13, 16});

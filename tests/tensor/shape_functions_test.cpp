@@ -113,6 +113,9 @@ TEST_CASE("conv2d: SAME and VALID windows, strides, groups") {
   // SAME: ceil(224 / 2) = 112. VALID: (224 - 7) / 2 + 1 = 109.
   CHECK(shape_of(conv({1, 3, 224, 224}, {64, 3, 7, 7}, 2, 2, 0, 2)) == Shape{1, 64, 112, 112});
   CHECK(shape_of(conv({1, 3, 224, 224}, {64, 3, 7, 7}, 2, 2, 1)) == Shape{1, 64, 109, 109});
+  // SAME_LOWER has SAME's sizes, also with a kernel larger than the input.
+  CHECK(shape_of(conv({1, 3, 224, 224}, {64, 3, 7, 7}, 2, 2, 2)) == Shape{1, 64, 112, 112});
+  CHECK(shape_of(conv({1, 3, 5, 6}, {8, 3, 7, 7}, 1, 2, 2)) == Shape{1, 8, 5, 3});
   // SAME with an odd input: ceil(225 / 2) = 113; stride 1 keeps the size.
   CHECK(shape_of(conv({1, 3, 225, 225}, {8, 3, 3, 3}, 2, 2, 0)) == Shape{1, 8, 113, 113});
   CHECK(shape_of(conv({4, 64, 56, 56}, {64, 64, 3, 3}, 1, 1, 0, 3)) == Shape{4, 64, 56, 56});
@@ -148,8 +151,8 @@ TEST_CASE("conv2d errors") {
               "attribute stride_h = 0 is outside [1, 1048576]");
   CHECK_ERROR(conv({1, 3, 8, 8}, {8, 3, 3, 3}, {i(1), i(-3), i(0), i(0)}),
               "attribute stride_w = -3 is outside [1, 1048576]");
-  CHECK_ERROR(conv({1, 3, 8, 8}, {8, 3, 3, 3}, {i(1), i(1), i(2), i(0)}),
-              "attribute pad = 2 is outside [0, 1]");
+  CHECK_ERROR(conv({1, 3, 8, 8}, {8, 3, 3, 3}, {i(1), i(1), i(3), i(0)}),
+              "attribute pad = 3 is outside [0, 2]");
   CHECK_ERROR(conv({1, 3, 8, 8}, {8, 3, 3, 3}, {i(1), i(1), i(0), i(4)}),
               "attribute act = 4 is outside [0, 3]");
   CHECK_ERROR(conv({1, 3, 8, 8}, {8, 3, 3, 3}, {i(1), i(1), i(0)}),
@@ -267,6 +270,7 @@ TEST_CASE("poolmax and poolavg windows") {
     };
     // SAME: ceil(112 / 2) = 56; VALID: (112 - 3) / 2 + 1 = 55.
     CHECK(shape_of(pool({1, 64, 112, 112}, 3, 3, 2, 2, 0)) == Shape{1, 64, 56, 56});
+    CHECK(shape_of(pool({1, 64, 112, 111}, 3, 3, 2, 2, 2)) == Shape{1, 64, 56, 56});
     CHECK(shape_of(pool({1, 64, 112, 112}, 3, 3, 2, 2, 1, 2)) == Shape{1, 64, 55, 55});
     CHECK(shape_of(pool({1, 192, 35, 35}, 3, 3, 1, 1, 0)) == Shape{1, 192, 35, 35});
     // (10 - 2) / 2 + 1 = 5 and (9 - 3) / 3 + 1 = 3: the attributes are not mixed up.
@@ -284,6 +288,7 @@ TEST_CASE("poolmax and poolavg windows") {
     CHECK_ERROR(pool({1, 1, 4, 4}, 2, 2, 2, 0, 0),
                 "attribute stride_w = 0 is outside [1, 1048576]");
     CHECK_ERROR(pool({1, 1, 4, 4}, 2, 2, 2, 2, 0, 7), "attribute act = 7 is outside [0, 3]");
+    CHECK_ERROR(pool({1, 1, 4, 4}, 2, 2, 2, 2, -1), "attribute pad = -1 is outside [0, 2]");
   }
 }
 
