@@ -37,8 +37,8 @@ class EGraph {
   // doubt).
   Id add(OpCode op, std::int64_t payload, std::span<const Id> children) {
     MCTSAT_ASSERT(op < kMaxOpCode && "operator codes index a dense table: keep them small");
-    ChildIds canonical(children.begin(), children.end());
-    for (Id& child : canonical) child = uf_.find_compress(child);
+    ChildIds canonical(children.size());
+    for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find_compress(children[i]);
     const std::uint64_t hash = hash_enode(op, payload, id_span(canonical));
     if (const Id existing = hashcons_.find(nodes_, op, payload, id_span(canonical), hash);
         existing != kNoId)
@@ -69,8 +69,8 @@ class EGraph {
 
   // The class of an existing e-node with this content, if any.
   std::optional<Id> lookup(OpCode op, std::int64_t payload, std::span<const Id> children) const {
-    ChildIds canonical(children.begin(), children.end());
-    for (Id& child : canonical) child = uf_.find(child);
+    ChildIds canonical(children.size());
+    for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find(children[i]);
     const Id existing = hashcons_.find(nodes_, op, payload, id_span(canonical),
                                        hash_enode(op, payload, id_span(canonical)));
     if (existing == kNoId) return std::nullopt;
@@ -80,19 +80,9 @@ class EGraph {
   // A hint that `add` or `lookup` of this content follows soon: starts loading the hashcons slot it
   // will probe first, so that a batch of lookups overlaps its cache misses. Changes nothing.
   void prefetch(OpCode op, std::int64_t payload, std::span<const Id> children) const {
-    ChildIds canonical(children.begin(), children.end());
-    for (Id& child : canonical) child = uf_.find(child);
+    ChildIds canonical(children.size());
+    for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find(children[i]);
     hashcons_.prefetch(hash_enode(op, payload, id_span(canonical)));
-  }
-
-  // A hint that the class of this content is needed soon: if the hashcons holds the e-node (its
-  // slot should be cached by an earlier `prefetch`), starts loading its union-find entry.
-  void prefetch_class(OpCode op, std::int64_t payload, std::span<const Id> children) const {
-    ChildIds canonical(children.begin(), children.end());
-    for (Id& child : canonical) child = uf_.find(child);
-    const Id existing = hashcons_.find(nodes_, op, payload, id_span(canonical),
-                                       hash_enode(op, payload, id_span(canonical)));
-    if (existing != kNoId) uf_.prefetch(existing);
   }
 
   // Unites two classes; returns false when they already were one. The class with more parents
@@ -125,6 +115,7 @@ class EGraph {
     if (clean_) return;
     while (!pending_.empty() || !analysis_pending_.empty()) {
       while (!pending_.empty()) {
+        prefetch_pending();
         const Id node = pending_.back();
         pending_.pop_back();
         repair(node);
@@ -287,6 +278,24 @@ class EGraph {
     } else {
       hashcons_.insert(node, after, hash);
     }
+  }
+
+  // Repairs take e-nodes from the back of `pending_`, each at a random place in the node store and
+  // the hashcons. Starts loading the record of the e-node 2 * kRepairAhead repairs ahead and, for
+  // the stale e-node kRepairAhead ahead (its record has arrived by now), the hashcons slot that
+  // erasing it will probe. Merges push more e-nodes meanwhile, so some hints miss; they are hints.
+  static constexpr std::size_t kRepairAhead = 8;
+  void prefetch_pending() const {
+    const std::size_t size = pending_.size();
+    if (size > 2 * kRepairAhead) nodes_.prefetch(pending_[size - 1 - 2 * kRepairAhead]);
+    if (size <= kRepairAhead) return;
+    const Id node = pending_[size - 1 - kRepairAhead];
+    if (!nodes_.live(node)) return;
+    const ENodeRef content = nodes_.get(node);
+    if (std::all_of(content.children.begin(), content.children.end(),
+                    [&](Id c) { return uf_.is_root(c); }))
+      return;
+    hashcons_.prefetch(hash_enode(content.op, content.payload, content.children));
   }
 
   // Recomputes a parent's data after a child class's data changed and merges it into its class.

@@ -89,10 +89,12 @@ class Hashcons {
   static constexpr std::size_t kInline = 2;
   struct alignas(32) Slot {
     Id node = kNoId;
-    std::uint32_t tag = 0;       // high half of the hash: a cheap filter before comparing content
-    std::uint32_t home = 0;      // low half of the hash: where the probe run starts
-    std::uint32_t op_arity = 0;  // operator and arity (see pack); the content, for e-nodes of at
-    Id children[kInline] = {0, 0};  // most kInline children
+    std::uint32_t tag = 0;   // high half of the hash: a cheap filter before comparing content
+    std::uint32_t home = 0;  // low half of the hash: where the probe run starts
+    // The content (for e-nodes of at most kInline children): operator and arity (see pack),
+    // children, payload.
+    std::uint32_t op_arity = 0;
+    Id children[kInline] = {0, 0};
     std::int64_t payload = 0;
   };
   static_assert(sizeof(Slot) == 32);

@@ -32,8 +32,6 @@ class UnionFind {
   // Makes `root` the representative of `child`'s set; both must be representatives.
   void link(Id child, Id root) { parent_[child] = root; }
   bool is_root(Id id) const { return parent_[id] == id; }
-  // Starts loading `id`'s entry (a hint for a find that follows soon).
-  void prefetch(Id id) const { __builtin_prefetch(&parent_[id]); }
 
   // Points every id straight at its representative (so later finds are one step).
   void flatten() {

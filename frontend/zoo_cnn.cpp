@@ -87,11 +87,12 @@ tensor::Graph build_squeezenet() {
   return std::move(b).finish();
 }
 
-// MobileNet-v2 as in TASO's export: a SAME 3x3 stride-2 stem (32), 17 inverted residual blocks
-// (expand 1x1, depthwise 3x3, project 1x1, each with batch normalization, relu after the first
-// two; a residual add where shapes allow), a 1x1 convolution to 1280, 7x7 average pooling, a 1x1
-// convolution to 1000 classes and a reshape. TASO's file expands the first block too (32 -> 32)
-// and places the stride-2 blocks at the stages of 24, 32, 96 and 160 channels. 155 operators.
+// MobileNet-v2 as in TASO's export: a 3x3 stride-2 stem (32) padded as TASO pads (SAME_LOWER), 17
+// inverted residual blocks (expand 1x1, depthwise 3x3, project 1x1, each with batch normalization,
+// relu after the first two; a residual add where shapes allow), a 1x1 convolution to 1280, 7x7
+// average pooling, a 1x1 convolution to 1000 classes and a reshape. TASO's file expands the first
+// block too (32 -> 32) and places the stride-2 blocks at the stages of 24, 32, 96 and 160 channels.
+// 155 operators.
 tensor::Graph build_mobilenetv2() {
   struct Stage {
     std::int64_t expansion, channels, blocks, stride;
@@ -100,7 +101,7 @@ tensor::Graph build_mobilenetv2() {
                           {6, 96, 3, 2}, {6, 160, 3, 2}, {6, 320, 1, 1}};
   GraphBuilder b;
   TensorRef x = b.input("image", {1, 3, 224, 224});
-  x = b.relu(batchnorm(b, conv(b, x, 32, 3, 2, Padding::kSame, "stem"), "stem_bn"));
+  x = b.relu(batchnorm(b, conv(b, x, 32, 3, 2, Padding::kSameLower, "stem"), "stem_bn"));
   int block = 0;
   for (const Stage& stage : stages) {
     for (std::int64_t i = 0; i < stage.blocks; ++i, ++block) {
@@ -109,9 +110,11 @@ tensor::Graph build_mobilenetv2() {
       const std::int64_t stride = i == 0 ? stage.stride : 1;
       TensorRef y = b.relu(
           batchnorm(b, conv(b, x, hidden, 1, 1, Padding::kSame, name + "_expand"), name + "_bn1"));
-      y = b.relu(
-          batchnorm(b, conv(b, y, hidden, 3, stride, Padding::kSame, name + "_depthwise", hidden),
-                    name + "_bn2"));
+      y = b.relu(batchnorm(
+          b,
+          conv(b, y, hidden, 3, stride, stride == 2 ? Padding::kSameLower : Padding::kSame,
+               name + "_depthwise", hidden),
+          name + "_bn2"));
       y = batchnorm(b, conv(b, y, stage.channels, 1, 1, Padding::kSame, name + "_project"),
                     name + "_bn3");
       x = stride == 1 && in == stage.channels ? b.ewadd(y, x) : y;

@@ -111,7 +111,7 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
           folded[id] = {*node.value};
         } else if (options.random_weight_seed) {
           folded[id] = {
-              random_tensor(node.outputs[0].shape, *options.random_weight_seed, node.name)};
+              random_weight(node.outputs[0].shape, *options.random_weight_seed, node.name)};
         } else {
           throw node_error(node, fmt::format("weight '{}' has no values (set a random weight seed "
                                              "to fill it)",

@@ -48,7 +48,7 @@ Activation activation_attr(const Attr& attr) {
 
 Padding padding_attr(const Attr& attr) {
   const std::int64_t code = attr_int(attr);
-  if (code != 0 && code != 1) throw Error(fmt::format("unknown padding code {}", code));
+  if (code < 0 || code > 2) throw Error(fmt::format("unknown padding code {}", code));
   return static_cast<Padding>(code);
 }
 

@@ -2,6 +2,8 @@
 // (caller inputs, stored or seeded random weights), and when intermediate tensors can be freed.
 #include "tensor/interpreter.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include <fmt/format.h>
@@ -49,7 +51,7 @@ Tensor weight_value(const Node& node, const InterpretOptions& options) {
     throw node_error(
         node,
         fmt::format("weight '{}' has no values (set a random weight seed to fill it)", node.name));
-  return random_tensor(leaf_shape(node), *options.random_weight_seed, node.name);
+  return random_weight(leaf_shape(node), *options.random_weight_seed, node.name);
 }
 
 // Per node: whether a graph output depends on it.
@@ -111,6 +113,15 @@ Tensor random_tensor(const Shape& shape, std::uint64_t seed, std::string_view st
   Tensor out(shape);
   constexpr double kUnit = 1.0 / 9007199254740992.0;  // 2^-53
   for (double& v : out.data) v = 2.0 * static_cast<double>(engine() >> 11) * kUnit - 1.0;
+  return out;
+}
+
+Tensor random_weight(const Shape& shape, std::uint64_t seed, std::string_view name) {
+  Tensor out = random_tensor(shape, seed, name);
+  const std::int64_t fan_in =
+      shape.size() < 2 ? 1 : shape.size() == 2 ? shape[0] : numel(shape) / shape[0];
+  const double scale = 1.0 / std::sqrt(static_cast<double>(std::max<std::int64_t>(fan_in, 1)));
+  for (double& v : out.data) v *= scale;
   return out;
 }
 

@@ -39,4 +39,9 @@ std::map<std::string, Tensor> random_inputs(const Graph& graph, std::uint64_t se
 // standard library). Different streams are independent: adding a node changes no other values.
 Tensor random_tensor(const Shape& shape, std::uint64_t seed, std::string_view stream);
 
+// The values a weight without values gets under a random weight seed: random_tensor scaled by
+// 1/sqrt(fan-in) (the first dimension of a matrix, the product of all but the first of a kernel),
+// so that activations keep their magnitude through deep networks instead of overflowing.
+Tensor random_weight(const Shape& shape, std::uint64_t seed, std::string_view name);
+
 }  // namespace mctsat::tensor

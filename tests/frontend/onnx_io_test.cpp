@@ -267,7 +267,7 @@ TEST_CASE("export computes the weights rewrites create; weights without values b
   const tensor::Graph again = frontend::graph_from_onnx(bytes_of(written), "rewritten.onnx");
   CHECK(ops_of(again) == std::vector<Op>{Op::kConv2d, Op::kRelu, Op::kEwMul});
   auto inputs = tensor::random_inputs(graph, 5);
-  inputs["free"] = tensor::random_tensor({1, 4, 1, 1}, 5, "free");
+  inputs["free"] = tensor::random_weight({1, 4, 1, 1}, 5, "free");
   tensor::InterpretOptions seeded;
   seeded.random_weight_seed = 5;
   const auto want = tensor::interpret(graph, inputs, seeded);
@@ -333,7 +333,7 @@ TEST_CASE("load_model and save_model read and write .onnx files") {
   auto inputs = tensor::random_inputs(demo, 2);
   for (const auto& node : demo.nodes()) {
     if (node.op == Op::kWeight)
-      inputs[node.name] = tensor::random_tensor(node.outputs[0].shape, 2, node.name);
+      inputs[node.name] = tensor::random_weight(node.outputs[0].shape, 2, node.name);
   }
   tensor::InterpretOptions seeded;
   seeded.random_weight_seed = 2;

@@ -1,6 +1,7 @@
 // The zoo's VGG-19, SqueezeNet, MobileNet-v2 and Inception-v3 have TENSAT's operator counts and
 // match TASO's .model exports they were rebuilt from: the same operators per kind, parameters,
-// input and output shapes, and the same roofline cost (which sums over every operator's shapes).
+// input and output shapes, operators with the same attributes, and the same roofline cost (which sums over every operator's shapes).
+#include <set>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -16,6 +17,18 @@ using namespace mctsat;
 
 namespace {
 
+// Every operator with its attributes (strides, padding codes, ...), as a multiset.
+std::multiset<std::string> operator_signatures(const tensor::Graph& graph) {
+  std::multiset<std::string> out;
+  for (const auto& node : graph.nodes()) {
+    if (node.op == tensor::Op::kInput || node.op == tensor::Op::kWeight) continue;
+    std::string text(tensor::op_name(node.op));
+    for (const auto& attr : node.attrs) text += " " + tensor::attr_string(attr);
+    out.insert(text);
+  }
+  return out;
+}
+
 void check_against_model_file(const std::string& zoo_name, const std::string& file,
                               std::size_t operators) {
   CAPTURE(zoo_name);
@@ -25,6 +38,7 @@ void check_against_model_file(const std::string& zoo_name, const std::string& fi
   const tensor::GraphStats ours = tensor::graph_stats(built), theirs = tensor::graph_stats(taso);
   CHECK(ours.operators == operators);
   CHECK(ours.by_op == theirs.by_op);
+  CHECK(operator_signatures(built) == operator_signatures(taso));
   CHECK(ours.parameters == theirs.parameters);
   REQUIRE(built.outputs().size() == 1);
   CHECK(built.type_of(built.outputs()[0].tensor) == taso.type_of(taso.outputs()[0].tensor));

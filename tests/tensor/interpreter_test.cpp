@@ -616,12 +616,18 @@ TEST_CASE("random inputs and weights are deterministic per seed and name") {
   CHECK(interpret(small, inputs, {.random_weight_seed = 7}) == small_out);
   CHECK(interpret(small, inputs, {.random_weight_seed = 8}) != small_out);
   CHECK(interpret(big, random_inputs(big, 42), {.random_weight_seed = 7})[0] == small_out[0]);
-  // the weight's values are those of its named stream
+  // the weight's values are those of its named stream, scaled by 1/sqrt(fan-in) (4 rows)
   const Tensor expected =
       interpret(small, {{"a", Tensor({3, 4}, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0})}},
                 {.random_weight_seed = 7})[0];
   const Tensor stream = random_tensor({4, 2}, 7, "w");
-  check_tensor(expected, {3, 2}, std::vector<double>(stream.data.begin(), stream.data.begin() + 6));
+  std::vector<double> scaled(stream.data.begin(), stream.data.begin() + 6);
+  for (double& v : scaled) v /= 2.0;
+  check_tensor(expected, {3, 2}, scaled);
+  CHECK(random_weight({4, 2}, 7, "w").data[0] == doctest::Approx(stream.data[0] / 2.0));
+  // a convolution kernel's fan-in is all but its first dimension: 2 * 3 * 3
+  CHECK(random_weight({4, 2, 3, 3}, 7, "k").data[5] ==
+        doctest::Approx(random_tensor({4, 2, 3, 3}, 7, "k").data[5] / std::sqrt(18.0)));
 }
 
 }  // namespace mctsat::tensor

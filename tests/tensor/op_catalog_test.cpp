@@ -161,7 +161,7 @@ TEST_CASE("parameter kinds and ranges are sane") {
   CHECK(act.max == 3);
   const Param& pad = signature(Op::kPoolMax).attr(4);
   CHECK(pad.min == 0);
-  CHECK(pad.max == 1);
+  CHECK(pad.max == 2);  // SAME, VALID, SAME_LOWER
   const Param& stride = signature(Op::kConv2d).attr(0);
   CHECK(stride.min == 1);
   CHECK(stride.max == 1048576);
