@@ -84,11 +84,12 @@ std::vector<z3::expr> all_values(const SymbolicEquation& s) {
 }
 
 // The next concrete assignment of a candidate, preferring dimensions of at least 2 (ones hide
-// mistakes: a transpose of a 1x1 tensor is itself).
+// mistakes: a transpose of a 1x1 tensor is itself) and, first, a seeded random half of them at
+// least 3 (so that dimensions differ where a rule wrongly assumes they are equal).
 std::optional<Binding> next_binding(z3::context& z3, Candidate& c,
-                                    const NumericCheckOptions& options) {
+                                    const NumericCheckOptions& options, std::mt19937_64& random) {
   const SymbolicEquation& s = *c.symbolic;
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
     z3::solver solver(z3);
     z3::params params(z3);
     params.set("timeout", options.timeout_ms);
@@ -103,7 +104,8 @@ std::optional<Binding> next_binding(z3::context& z3, Candidate& c,
     for (const auto& v : values) {
       solver.add(v <= static_cast<int>(options.max_dim));
       solver.add(v >= -static_cast<int>(options.max_dim));
-      if (attempt == 0) solver.add(v >= 2 || v < 1);
+      if (attempt < 2) solver.add(v >= 2 || v < 1);
+      if (attempt == 0 && random() % 2 == 0) solver.add(v >= 3 || v < 1);
     }
     // Attribute integers may be zero or negative where their operators allow it; tensor
     // dimensions are positive (the domain).
@@ -158,9 +160,10 @@ CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& o
 
   std::size_t tested = 0;
   std::optional<CheckResult> failure;
+  std::mt19937_64 spread(options.seed * 0x9E3779B97F4A7C15ull + 1);
   // Tests the candidate's next assignment; false when it has none.
   auto test = [&](Candidate& candidate) {
-    const auto binding = next_binding(z3, candidate, options);
+    const auto binding = next_binding(z3, candidate, options, spread);
     if (!binding) return false;
     const std::string where = binding_text(equation, *binding);
     const std::uint64_t seed = options.seed + tested;
