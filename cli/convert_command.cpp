@@ -1,15 +1,24 @@
-// `mctsat convert INPUT OUTPUT`: reads a model (zoo name or file) and writes it in the format
-// the output's extension names.
+// `mctsat convert INPUT OUTPUT [--check]`: reads a model (zoo name or file) and writes it in the
+// format the output's extension names; --check loads the output back (.json, .onnx) and compares
+// its outputs with the input's on seeded random inputs.
+#include <filesystem>
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "cli/commands.hpp"
+#include "cli/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
+#include "support/error.hpp"
 
 namespace mctsat::cli {
 
 void add_convert_command(CLI::App& app) {
   struct Options {
     std::string input, output;
+    bool check = false;
+    double tolerance = 1e-6;
+    std::uint64_t seed = 1;
   };
   auto options = std::make_shared<Options>();
   CLI::App* command =
@@ -17,10 +26,35 @@ void add_convert_command(CLI::App& app) {
   command->add_option("input", options->input, "Zoo model name or model file")->required();
   command->add_option("output", options->output, "Output file; its extension picks the format")
       ->required();
+  command->add_flag("--check", options->check,
+                    "Load the output back (.json, .onnx) and check numerically that it computes "
+                    "the same outputs");
+  command
+      ->add_option("--tolerance", options->tolerance,
+                   "--check: largest relative difference allowed")
+      ->capture_default_str();
+  command->add_option("--seed", options->seed, "--check: random seed")->capture_default_str();
   command->callback([options] {
-    const tensor::Graph graph = frontend::load_model(options->input);
-    frontend::save_model(graph, options->output);
-    std::cout << "wrote " << options->output << " (" << graph.size() << " nodes)\n";
+    const Options& o = *options;
+    const std::string extension = std::filesystem::path(o.output).extension().string();
+    if (o.check && extension != ".json" && extension != ".onnx")
+      throw Error(fmt::format("--check needs an output that loads back (.json or .onnx), not '{}'",
+                              o.output));
+    const tensor::Graph graph = frontend::load_model(o.input);
+    frontend::save_model(graph, o.output);
+    std::cout << "wrote " << o.output << " (" << graph.size() << " nodes)\n";
+    if (!o.check) return;
+    const tensor::Graph converted = frontend::load_model(o.output);
+    const nlohmann::json check = check_equivalence(graph, converted, o.tolerance, o.seed);
+    std::cout << fmt::format(
+        "check {} (max relative difference {:.3g}, max absolute difference {:.3g}, tolerance "
+        "{:.3g})\n",
+        check["passed"].get<bool>() ? "passed" : "FAILED",
+        check["max_relative_difference"].get<double>(), check["max_abs_difference"].get<double>(),
+        o.tolerance);
+    if (!check["passed"].get<bool>())
+      throw Error(fmt::format("{}'s outputs differ from {}'s (max relative difference {:.3g})",
+                              o.output, o.input, check["max_relative_difference"].get<double>()));
   });
 }
 

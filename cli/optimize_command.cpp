@@ -2,8 +2,6 @@
 // cheapest graph and reports original and optimized cost, speedup, time split, e-graph size,
 // stop reason and the rules used; optionally writes the optimized graph and a JSON report, and
 // checks numerically that the optimized graph computes the same outputs.
-#include <algorithm>
-#include <cmath>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -11,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/cost_options.hpp"
+#include "cli/equivalence_check.hpp"
 #include "cli/progress_line.hpp"
 #include "dsl/rule_library.hpp"
 #include "frontend/model_io.hpp"
@@ -18,7 +17,6 @@
 #include "search/optimizer.hpp"
 #include "support/files.hpp"
 #include "tensor/graph_stats.hpp"
-#include "tensor/interpreter.hpp"
 #include "verify/verifier.hpp"
 
 namespace mctsat::cli {
@@ -37,36 +35,6 @@ struct OptimizeCliOptions {
   double tolerance = 1e-6;
   std::uint64_t check_seed = 1;
 };
-
-// The largest difference between the original's and the optimized graph's outputs on random
-// inputs, relative to the outputs' magnitude.
-nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Graph& optimized,
-                                 const OptimizeCliOptions& options) {
-  tensor::InterpretOptions interpret;
-  interpret.random_weight_seed = options.check_seed;
-  const auto inputs = tensor::random_inputs(original, options.check_seed);
-  const auto expected = tensor::interpret(original, inputs, interpret);
-  const auto actual = tensor::interpret(optimized, inputs, interpret);
-  double max_abs = 0, max_rel = 0;
-  bool finite = true;
-  for (std::size_t o = 0; o < expected.size(); ++o) {
-    double scale = 0;
-    for (double v : expected[o].data) scale = std::max(scale, std::abs(v));
-    for (std::size_t i = 0; i < expected[o].data.size(); ++i) {
-      const double a = expected[o].data[i], b = actual[o].data[i];
-      finite = finite && std::isfinite(a) && std::isfinite(b);
-      max_abs = std::max(max_abs, std::abs(a - b));
-      max_rel = std::max(max_rel, std::abs(a - b) / std::max(scale, 1e-300));
-    }
-  }
-  const bool passed = finite && max_rel <= options.tolerance;
-  return {{"passed", passed},
-          {"finite", finite},
-          {"max_abs_difference", max_abs},
-          {"max_relative_difference", max_rel},
-          {"tolerance", options.tolerance},
-          {"seed", options.check_seed}};
-}
 
 nlohmann::json build_report(const OptimizeCliOptions& options, const search::OptimizeResult& r,
                             const tensor::Graph& input, const std::string& cost_model) {
@@ -258,7 +226,8 @@ void add_optimize_command(CLI::App& app) {
       result = search::optimize(graph, rules, *model, o.search);
     }
     nlohmann::json report = build_report(o, result, graph, model->name());
-    if (o.check) report["check"] = check_equivalence(graph, result.graph, o);
+    if (o.check)
+      report["check"] = check_equivalence(graph, result.graph, o.tolerance, o.check_seed);
     if (!o.output.empty()) frontend::save_model(result.graph, o.output);
     if (!o.report_path.empty()) write_file_atomically(o.report_path, report.dump(2) + "\n");
     if (o.json) {

@@ -81,6 +81,22 @@ TEST_CASE("convert writes JSON that loads back to the same model, and DOT") {
   CHECK(reloaded["operator_counts"] == original["operator_counts"]);
 }
 
+TEST_CASE("convert --check loads the output back and compares its outputs") {
+  const fs::path onnx_path = scratch("check-demo.onnx"), json_path = scratch("check-bert.json");
+  fs::remove(onnx_path);
+  fs::remove(json_path);
+  CliResult r = run_mctsat("convert demo " + onnx_path.string() + " --check");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  CHECK(r.output.find("check passed (max relative difference") != std::string::npos);
+  r = run_mctsat("convert bert " + json_path.string() + " --check");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  CHECK(r.output.find("check passed") != std::string::npos);
+  // A format that does not load back cannot be checked.
+  r = run_mctsat("convert demo " + scratch("check-demo.dot").string() + " --check");
+  CHECK(r.status == 1);
+  CHECK(r.output.find("--check needs an output that loads back") != std::string::npos);
+}
+
 TEST_CASE("run is deterministic for a seed and changes with it") {
   const json a = run_json("run demo --seed 7 --json");
   const json b = run_json("run demo --seed 7 --json");
@@ -95,6 +111,20 @@ TEST_CASE("zoo and devices list what is built in") {
   const json zoo = run_json("zoo --json");
   CHECK(zoo.size() >= 2);
   CHECK(zoo[0]["name"] == "demo");
+  // The demo as `show demo` describes it: 10 operators, its parameters and roofline cost.
+  const json demo = run_json("show demo --json");
+  CHECK(zoo[0]["operators"] == 10);
+  CHECK(zoo[0]["parameters"].get<std::int64_t>() > 0);
+  CHECK(zoo[0]["cost_ms"].get<double>() == doctest::Approx(demo["cost"]["total_ms"].get<double>()));
+  CHECK(zoo[0]["cost_model"] == "roofline(v100)");
+  const CliResult table = run_mctsat("zoo");
+  REQUIRE_MESSAGE(table.status == 0, table.output);
+  CHECK(table.output.find("operators") != std::string::npos);
+  CHECK(table.output.find("parameters") != std::string::npos);
+  CHECK(table.output.find("cost ms") != std::string::npos);
+  CHECK(table.output.find("bert") != std::string::npos);
+  CHECK(run_json("zoo --json --device h100")[0]["cost_ms"].get<double>() <
+        zoo[0]["cost_ms"].get<double>());
   const json devices = run_json("devices --json");
   std::vector<std::string> names;
   for (const auto& d : devices) names.push_back(d["name"]);
