@@ -1,0 +1,56 @@
+#include "cli/equivalence_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "support/error.hpp"
+#include "tensor/interpreter.hpp"
+
+namespace mctsat::cli {
+
+nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Graph& other,
+                                 double tolerance, std::uint64_t seed) {
+  tensor::InterpretOptions interpret;
+  interpret.random_weight_seed = seed;
+  auto inputs = tensor::random_inputs(original, seed);
+  std::set<std::string> other_inputs;
+  for (const auto& node : other.nodes())
+    if (node.op == tensor::Op::kInput) other_inputs.insert(node.name);
+  for (const auto& node : original.nodes()) {
+    if (node.op == tensor::Op::kWeight && node.value == nullptr &&
+        other_inputs.contains(node.name) && !inputs.contains(node.name))
+      inputs[node.name] = tensor::random_weight(node.outputs[0].shape, seed, node.name);
+  }
+  const auto expected = tensor::interpret(original, inputs, interpret);
+  const auto actual = tensor::interpret(other, inputs, interpret);
+  if (expected.size() != actual.size())
+    throw Error(fmt::format("the graphs have {} and {} outputs", expected.size(), actual.size()));
+  double max_abs = 0, max_rel = 0;
+  bool finite = true;
+  for (std::size_t o = 0; o < expected.size(); ++o) {
+    if (expected[o].data.size() != actual[o].data.size())
+      throw Error(fmt::format("output {} has {} elements in one graph and {} in the other", o,
+                              expected[o].data.size(), actual[o].data.size()));
+    double scale = 0;
+    for (double v : expected[o].data) scale = std::max(scale, std::abs(v));
+    for (std::size_t i = 0; i < expected[o].data.size(); ++i) {
+      const double a = expected[o].data[i], b = actual[o].data[i];
+      finite = finite && std::isfinite(a) && std::isfinite(b);
+      max_abs = std::max(max_abs, std::abs(a - b));
+      max_rel = std::max(max_rel, std::abs(a - b) / std::max(scale, 1e-300));
+    }
+  }
+  const bool passed = finite && max_rel <= tolerance;
+  return {{"passed", passed},
+          {"finite", finite},
+          {"max_abs_difference", max_abs},
+          {"max_relative_difference", max_rel},
+          {"tolerance", tolerance},
+          {"seed", seed}};
+}
+
+}  // namespace mctsat::cli

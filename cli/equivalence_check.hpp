@@ -1,0 +1,23 @@
+// The numeric equivalence check of `optimize --check` and `convert --check`: evaluates two graphs
+// with the reference interpreter on the same seeded random inputs and reports the largest
+// difference of their outputs.
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "tensor/graph.hpp"
+
+namespace mctsat::cli {
+
+// The largest difference between `original`'s and `other`'s outputs on random inputs, relative
+// to the outputs' magnitude, as JSON: passed, finite, max_abs_difference,
+// max_relative_difference, tolerance, seed. Weights without values get tensor::random_weight
+// values under `seed`; an input of `other` that `original` lacks but that names a weight of
+// `original` without values (ONNX export turns those into graph inputs) is fed the same values.
+// Throws mctsat::Error when the graphs' outputs differ in number or shape.
+nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Graph& other,
+                                 double tolerance, std::uint64_t seed);
+
+}  // namespace mctsat::cli
