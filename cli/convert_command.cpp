@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/equivalence_check.hpp"
+#include "cli/model_options.hpp"
 #include "frontend/model_io.hpp"
 #include "support/error.hpp"
 
@@ -16,6 +17,7 @@ namespace mctsat::cli {
 void add_convert_command(CLI::App& app) {
   struct Options {
     std::string input, output;
+    ModelOptions model;
     bool check = false;
     double tolerance = 1e-6;
     std::uint64_t seed = 1;
@@ -24,6 +26,7 @@ void add_convert_command(CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("convert", "Convert a model between formats (.json, .onnx, .dot)");
   command->add_option("input", options->input, "Zoo model name or model file")->required();
+  options->model.add_to(*command);
   command->add_option("output", options->output, "Output file; its extension picks the format")
       ->required();
   command->add_flag("--check", options->check,
@@ -40,7 +43,7 @@ void add_convert_command(CLI::App& app) {
     if (o.check && extension != ".json" && extension != ".onnx")
       throw Error(fmt::format("--check needs an output that loads back (.json or .onnx), not '{}'",
                               o.output));
-    const tensor::Graph graph = frontend::load_model(o.input);
+    const tensor::Graph graph = o.model.load(o.input);
     frontend::save_model(graph, o.output);
     std::cout << "wrote " << o.output << " (" << graph.size() << " nodes)\n";
     if (!o.check) return;

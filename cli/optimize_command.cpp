@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/cost_options.hpp"
 #include "cli/equivalence_check.hpp"
+#include "cli/model_options.hpp"
 #include "cli/progress_line.hpp"
 #include "dsl/rule_library.hpp"
 #include "frontend/model_io.hpp"
@@ -28,6 +29,7 @@ struct OptimizeCliOptions {
   dsl::RuleSelection selection;
   search::OptimizeOptions search;
   CostOptions cost;
+  ModelOptions model_options;
   std::string output, report_path;
   bool json = false, quiet = false, check = false, no_cycle_filter = false, verify_rules = false;
   std::size_t threads = 1;
@@ -184,6 +186,7 @@ void add_optimize_command(CLI::App& app) {
   command->add_option("--rule", options->selection.names, "Use only these rules (by name)");
   add_search_options(*command, *options);
   options->cost.add_to(*command);
+  options->model_options.add_to(*command);
   command->add_option("-o,--output", options->output,
                       "Write the optimized graph (.json, .onnx, .dot)");
   command->add_option("--report", options->report_path, "Write the report as JSON to this file");
@@ -205,7 +208,7 @@ void add_optimize_command(CLI::App& app) {
     if (o.memory_limit_mb > 0)
       o.search.eqsat.memory_limit = o.search.mcts.memory_limit =
           static_cast<std::size_t>(o.memory_limit_mb * 1024 * 1024);
-    const tensor::Graph graph = frontend::load_model(o.model);
+    const tensor::Graph graph = o.model_options.load(o.model);
     const dsl::RuleLibrary library = dsl::load_rules_or_throw(o.rule_paths);
     const dsl::RuleSet rules(dsl::select_rules(library, o.selection));
     if (rules.size() == 0) throw Error("no rules selected");

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/model_options.hpp"
 #include "frontend/model_io.hpp"
 #include "support/error.hpp"
 #include "tensor/dnnl_executor.hpp"
@@ -25,6 +26,7 @@ namespace {
 
 struct RunOptions {
   std::string model;
+  ModelOptions model_options;
   std::string engine = "reference";
   std::string compare;
   std::uint64_t seed = 1;
@@ -204,6 +206,7 @@ void add_run_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "run", "Evaluate a model on random inputs (reference interpreter or oneDNN, timed)");
   command->add_option("model", options->model, "Zoo model name or model file")->required();
+  options->model_options.add_to(*command);
   command->add_option("--engine", options->engine, "reference (float64) or dnnl (oneDNN, float32)")
       ->check(CLI::IsMember({"reference", "dnnl"}))
       ->capture_default_str();
@@ -224,7 +227,7 @@ void add_run_command(CLI::App& app) {
                       "interleaved: reports the speedup and the output difference (dnnl)");
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([options] {
-    const tensor::Graph graph = frontend::load_model(options->model);
+    const tensor::Graph graph = options->model_options.load(options->model);
     const nlohmann::json report =
         options->engine == "dnnl" ? run_dnnl(*options, graph) : run_reference(*options, graph);
     if (options->json)

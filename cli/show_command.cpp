@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/cost_options.hpp"
+#include "cli/model_options.hpp"
 #include "frontend/model_io.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/graph_stats.hpp"
@@ -18,6 +19,7 @@ namespace {
 struct ShowOptions {
   std::string model;
   CostOptions cost;
+  ModelOptions model_options;
   std::size_t top = 5;
   bool json = false;
 };
@@ -105,11 +107,12 @@ void add_show_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("show", "Summarize a model and its estimated cost");
   command->add_option("model", options->model, "Zoo model name or model file")->required();
   options->cost.add_to(*command);
+  options->model_options.add_to(*command);
   command->add_option("--top", options->top, "How many of the costliest operators to list")
       ->capture_default_str();
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([options] {
-    const tensor::Graph graph = frontend::load_model(options->model);
+    const tensor::Graph graph = options->model_options.load(options->model);
     const nlohmann::json report = build_report(*options, graph);
     if (options->json) {
       std::cout << report.dump(2) << '\n';

@@ -2,14 +2,22 @@
 // format (.json, TASO's .model, .onnx).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "tensor/graph.hpp"
 
 namespace mctsat::frontend {
 
+struct LoadOptions {
+  // ONNX only: fixed shapes for graph inputs by name (dynamic dimensions need one).
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
+};
+
 // A zoo model name or a path; unknown names and unsupported extensions are clear errors.
-tensor::Graph load_model(const std::string& name_or_path);
+tensor::Graph load_model(const std::string& name_or_path, const LoadOptions& options = {});
 // Writes .json, .onnx or .dot (atomically: nothing half-written on failure).
 void save_model(const tensor::Graph& graph, const std::string& path);
 

@@ -337,12 +337,29 @@ void OnnxImporter::check_outputs(const onnx::NodeProto& node) const {
   }
 }
 
-tensor::Graph graph_from_onnx(std::string_view bytes, const std::string& file) {
+tensor::Graph graph_from_onnx(
+    std::string_view bytes, const std::string& file,
+    const std::map<std::string, std::vector<std::int64_t>>& input_shapes) {
   onnx::ModelProto model;
   if (bytes.empty() || !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     throw Error("not a valid ONNX model (the protobuf does not parse: truncated or corrupt?)",
                 SourceLocation::at(file));
   if (!model.has_graph()) throw Error("the ONNX model has no graph", SourceLocation::at(file));
+  for (const auto& [name, dims] : input_shapes) {
+    onnx::ValueInfoProto* input = nullptr;
+    for (auto& candidate : *model.mutable_graph()->mutable_input())
+      if (candidate.name() == name) input = &candidate;
+    if (input == nullptr || !input->type().has_tensor_type())
+      throw Error(fmt::format("--input-shape: the model has no tensor input '{}'", name),
+                  SourceLocation::at(file));
+    auto* shape = input->mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (shape->dim_size() != 0 && shape->dim_size() != static_cast<int>(dims.size()))
+      throw Error(fmt::format("--input-shape: input '{}' has rank {}, the given shape rank {}",
+                              name, shape->dim_size(), dims.size()),
+                  SourceLocation::at(file));
+    shape->clear_dim();
+    for (auto d : dims) shape->add_dim()->set_dim_value(d);
+  }
   return OnnxImporter(std::move(model), file).run();
 }
 

@@ -12,8 +12,11 @@
 // name, or its first output when it has none.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tensor/graph.hpp"
 #include "tensor/tensor_value.hpp"
@@ -23,7 +26,11 @@ namespace mctsat::frontend {
 // Parses a serialized ModelProto; `file` names it in errors. Throws mctsat::Error naming the file
 // and the node for a corrupt file, a model the checker rejects, an unsupported opset, a dynamic
 // input shape, a missing tensor, an output type shape inference cannot determine, ...
-tensor::Graph graph_from_onnx(std::string_view bytes, const std::string& file = "<onnx>");
+// `input_shapes` fixes the shapes of graph inputs by name (e.g. a dynamic batch dimension) before
+// shape inference; naming no graph input, or a shape of another rank, is an error.
+tensor::Graph graph_from_onnx(
+    std::string_view bytes, const std::string& file = "<onnx>",
+    const std::map<std::string, std::vector<std::int64_t>>& input_shapes = {});
 
 // Parses a serialized TensorProto (the test_data_set_*/input_*.pb files of ONNX's test data);
 // `name` (if given) receives the tensor's name.

@@ -163,3 +163,17 @@ TEST_CASE("bad input gives a located error and a non-zero exit") {
   CHECK(r.status == 1);
   CHECK(r.output.find("--cost table needs --cost-table FILE") != std::string::npos);
 }
+
+TEST_CASE("--input-shape is checked and applies to ONNX models only") {
+  const CliResult zoo = run_mctsat("show demo --input-shape x=1,4");
+  CHECK(zoo.status != 0);
+  CHECK(zoo.output.find("--input-shape applies to ONNX models only, not to 'demo'") !=
+        std::string::npos);
+  const CliResult malformed = run_mctsat("show demo --input-shape x=1,0");
+  CHECK(malformed.status != 0);
+  CHECK(malformed.output.find("--input-shape 'x=1,0': '0' is not a positive dimension") !=
+        std::string::npos);
+  const CliResult no_name = run_mctsat("run demo --input-shape 1,2");
+  CHECK(no_name.status != 0);
+  CHECK(no_name.output.find("expected NAME=d1,d2,...") != std::string::npos);
+}

@@ -301,6 +301,16 @@ TEST_CASE("bad ONNX input is a clear error naming the file and the node") {
                        doctest::Contains("graph input 'image' cannot be imported: dimension 0 is "
                                          "'batch'"),
                        Error);
+  // --input-shape fixes it; a wrong name or rank is an error.
+  const tensor::Graph fixed =
+      frontend::graph_from_onnx(bytes_of(dynamic), "dynamic.onnx", {{"image", {1, 3, 8, 8}}});
+  CHECK(fixed.type_of(fixed.outputs()[0].tensor).shape == tensor::Shape{1, 5});
+  CHECK_THROWS_WITH_AS(
+      frontend::graph_from_onnx(bytes_of(dynamic), "dynamic.onnx", {{"img", {1, 3, 8, 8}}}),
+      doctest::Contains("--input-shape: the model has no tensor input 'img'"), Error);
+  CHECK_THROWS_WITH_AS(
+      frontend::graph_from_onnx(bytes_of(dynamic), "dynamic.onnx", {{"image", {3, 8, 8}}}),
+      doctest::Contains("input 'image' has rank 4, the given shape rank 3"), Error);
 
   onnx::ModelProto future = classifier();
   future.mutable_opset_import(0)->set_version(99);

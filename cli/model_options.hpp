@@ -1,0 +1,24 @@
+// The model argument's options shared by every command that loads a model: `--input-shape
+// NAME=d1,d2,...` (repeatable) fixes the shape of an ONNX graph input, e.g. a dynamic batch.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "frontend/model_io.hpp"
+
+namespace mctsat::cli {
+
+struct ModelOptions {
+  std::vector<std::string> input_shapes;  // as given: NAME=d1,d2,...
+  void add_to(CLI::App& command);
+  // Throws mctsat::Error for a malformed --input-shape.
+  frontend::LoadOptions load_options() const;
+  tensor::Graph load(const std::string& model) const {
+    return frontend::load_model(model, load_options());
+  }
+};
+
+}  // namespace mctsat::cli
