@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "support/error.hpp"
+
 namespace mctsat::tensor {
 
 ParamKind attr_kind(const Attr& attr) {
@@ -26,6 +28,18 @@ std::string attr_string(const Attr& attr) {
     default:
       return fmt::format("{}", attr_float(attr));
   }
+}
+
+Activation activation_attr(const Attr& attr) {
+  const std::int64_t code = attr_int(attr);
+  if (code < 0 || code > 3) throw Error(fmt::format("unknown activation code {}", code));
+  return static_cast<Activation>(code);
+}
+
+Padding padding_attr(const Attr& attr) {
+  const std::int64_t code = attr_int(attr);
+  if (code < 0 || code > 2) throw Error(fmt::format("unknown padding code {}", code));
+  return static_cast<Padding>(code);
 }
 
 }  // namespace mctsat::tensor

@@ -27,4 +27,9 @@ inline double attr_float(const Attr& attr) {
   return std::get<double>(attr);
 }
 
+// The fused activation and padding mode an integer attribute holds; throws mctsat::Error for a
+// code outside the catalog's (validated graphs never have one).
+Activation activation_attr(const Attr& attr);
+Padding padding_attr(const Attr& attr);
+
 }  // namespace mctsat::tensor

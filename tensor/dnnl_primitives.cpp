@@ -40,18 +40,6 @@ memory fresh(const dnnl::engine& engine, const Shape& shape) {
   return memory(plain_desc(shape), engine);
 }
 
-Activation activation_attr(const Attr& attr) {
-  const std::int64_t code = attr_int(attr);
-  if (code < 0 || code > 3) throw Error(fmt::format("unknown activation code {}", code));
-  return static_cast<Activation>(code);
-}
-
-Padding padding_attr(const Attr& attr) {
-  const std::int64_t code = attr_int(attr);
-  if (code < 0 || code > 2) throw Error(fmt::format("unknown padding code {}", code));
-  return static_cast<Padding>(code);
-}
-
 algorithm eltwise_algorithm(Activation act) {
   switch (act) {
     case Activation::kSigmoid:

@@ -255,18 +255,6 @@ Tensor softmax(const Tensor& x, std::int64_t axis) {
 
 namespace {
 
-Activation activation_attr(const Attr& attr) {
-  const std::int64_t code = attr_int(attr);
-  if (code < 0 || code > 3) throw Error(fmt::format("unknown activation code {}", code));
-  return static_cast<Activation>(code);
-}
-
-Padding padding_attr(const Attr& attr) {
-  const std::int64_t code = attr_int(attr);
-  if (code < 0 || code > 2) throw Error(fmt::format("unknown padding code {}", code));
-  return static_cast<Padding>(code);
-}
-
 Tensor copy_with_activation(const Tensor& x, Activation act) {
   Tensor out = x;
   kernels::apply_activation(out, act);
