@@ -14,6 +14,7 @@
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "support/json_text.hpp"
+#include "support/stable_hash.hpp"
 
 namespace mctsat::bench {
 namespace {
@@ -266,15 +267,6 @@ Limits read_limits(const Reader& r, const json& value, const std::string& path, 
 std::string resolve(const fs::path& base, const std::string& path) {
   const fs::path p(path);
   return p.is_absolute() ? path : (base / p).lexically_normal().string();
-}
-
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
 }
 
 std::string value_label(const json& v) {

@@ -12,6 +12,7 @@
 #include "tensor/graph_stats.hpp"
 #include "tensor/interpreter.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tests/search/search_graphs.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -44,18 +45,6 @@ Graph shared_input_graph() {
   return std::move(b).finish();
 }
 
-double max_difference(const Graph& a, const Graph& b) {
-  InterpretOptions options;
-  options.random_weight_seed = 5;
-  const auto inputs = random_inputs(a, 5);
-  const auto out_a = interpret(a, inputs, options), out_b = interpret(b, inputs, options);
-  double diff = 0;
-  for (std::size_t o = 0; o < out_a.size(); ++o)
-    for (std::size_t i = 0; i < out_a[o].data.size(); ++i)
-      diff = std::max(diff, std::abs(out_a[o].data[i] - out_b[o].data[i]));
-  return diff;
-}
-
 search::OptimizeOptions base_options(const std::string& strategy) {
   search::OptimizeOptions options;
   options.strategy = strategy;
@@ -82,7 +71,7 @@ TEST_CASE("each strategy merges the shared-input products and keeps the outputs"
     const GraphStats stats = graph_stats(result.graph);
     CHECK(stats.by_op.at(Op::kMatmul) == 1);  // one wider product
     CHECK(stats.by_op.at(Op::kSplit) == 1);
-    CHECK(max_difference(graph, result.graph) < 1e-9);
+    CHECK(search_graphs::max_difference(graph, result.graph, 5) < 1e-9);
   }
 }
 

@@ -7,22 +7,13 @@
 #include "tensor/device_profile.hpp"
 #include "tensor/graph_builder.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tests/search/search_graphs.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
+using search_graphs::projections;
 
 namespace {
-
-// Three products of one input, two of them followed by activations, summed.
-Graph projections() {
-  GraphBuilder b;
-  const TensorRef x = b.input("x", {32, 128});
-  const TensorRef q = b.relu(b.matmul(x, b.weight("wq", {128, 128})));
-  const TensorRef k = b.matmul(x, b.weight("wk", {128, 128}));
-  const TensorRef v = b.tanh(b.matmul(x, b.weight("wv", {128, 128})));
-  b.output("y", b.ewadd(b.ewadd(q, k), v));
-  return std::move(b).finish();
-}
 
 struct Run {
   std::vector<std::size_t> rules;

@@ -15,9 +15,11 @@
 #include "tensor/graph_stats.hpp"
 #include "tensor/interpreter.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tests/search/search_graphs.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
+using search_graphs::projections;
 
 namespace {
 
@@ -42,29 +44,6 @@ rule relu-transpose: (relu (transpose ?x ?p)) => (transpose (relu ?x) ?p)
 rule relu-relu: (relu (relu ?x)) => (relu ?x)
 )";
 
-// Three products of one input with activations, summed (several TASO rules apply).
-Graph projections() {
-  GraphBuilder b;
-  const TensorRef x = b.input("x", {32, 128});
-  const TensorRef q = b.relu(b.matmul(x, b.weight("wq", {128, 128})));
-  const TensorRef k = b.matmul(x, b.weight("wk", {128, 128}));
-  const TensorRef v = b.tanh(b.matmul(x, b.weight("wv", {128, 128})));
-  b.output("y", b.ewadd(b.ewadd(q, k), v));
-  return std::move(b).finish();
-}
-
-double max_difference(const Graph& a, const Graph& b) {
-  InterpretOptions options;
-  options.random_weight_seed = 9;
-  const auto inputs = random_inputs(a, 9);
-  const auto out_a = interpret(a, inputs, options), out_b = interpret(b, inputs, options);
-  double diff = 0;
-  for (std::size_t o = 0; o < out_a.size(); ++o)
-    for (std::size_t i = 0; i < out_a[o].data.size(); ++i)
-      diff = std::max(diff, std::abs(out_a[o].data[i] - out_b[o].data[i]));
-  return diff;
-}
-
 }  // namespace
 
 TEST_CASE("taso needs its alpha relaxation to pass a graph that is no cheaper") {
@@ -78,7 +57,7 @@ TEST_CASE("taso needs its alpha relaxation to pass a graph that is no cheaper") 
   CHECK(relaxed.applied == std::vector<std::size_t>{0, 1});  // relu-transpose, then relu-relu
   CHECK(relaxed.stop_reason == "queue empty");
   CHECK(relaxed.explored == 3);  // the input, the neutral step, the collapsed relus
-  CHECK(max_difference(graph, relaxed.graph) == 0);
+  CHECK(search_graphs::max_difference(graph, relaxed.graph, 9) == 0);
 
   options.alpha = 1.0;  // only strictly cheaper graphs: the neutral first step is never taken
   const search::TasoResult strict = search::run_taso(graph, rules, model, options);
@@ -115,7 +94,7 @@ TEST_CASE("taso with TASO's rules improves a graph the same way on 1 and 2 threa
   CHECK(one.cost == doctest::Approx(graph_cost(one.graph, model)));
   CHECK(one.queued > 0);
   CHECK(one.candidates >= one.queued);
-  CHECK(max_difference(graph, one.graph) < 1e-9);
+  CHECK(search_graphs::max_difference(graph, one.graph, 9) < 1e-9);
   options.threads = 2;
   const search::TasoResult two = search::run_taso(graph, rules, model, options);
   CHECK(two.applied == one.applied);
