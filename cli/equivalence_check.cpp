@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/onnx_opaque_evaluator.hpp"
 #include "support/error.hpp"
 #include "tensor/interpreter.hpp"
 
@@ -14,7 +15,7 @@ namespace mctsat::cli {
 
 nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Graph& other,
                                  double tolerance, std::uint64_t seed) {
-  tensor::InterpretOptions interpret;
+  tensor::InterpretOptions interpret = frontend::with_onnx_opaque_evaluator({});
   interpret.random_weight_seed = seed;
   auto inputs = tensor::random_inputs(original, seed);
   std::set<std::string> other_inputs;

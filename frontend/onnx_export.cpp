@@ -6,10 +6,10 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <google/protobuf/text_format.h>
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 
+#include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "frontend/weight_folding.hpp"
 #include "support/error.hpp"
@@ -74,11 +74,9 @@ class Exporter {
     for (NodeId id = 0; id < graph_.size(); ++id) {
       const Node& node = graph_.node(id);
       if (node.op != Op::kOpaque || !node.opaque || node.opaque->payload.empty()) continue;
-      onnx::FunctionProto payload;
-      if (!google::protobuf::TextFormat::ParseFromString(node.opaque->payload, &payload) ||
-          payload.node_size() != 1)
-        throw node_error(node, "the opaque operator's ONNX payload does not parse");
-      payloads_[id] = std::move(payload);
+      auto payload = OpaquePayload::parse(node.opaque->payload);
+      if (!payload) throw node_error(node, "the opaque operator's ONNX payload does not parse");
+      payloads_.emplace(id, std::move(*payload));
     }
   }
 
@@ -88,16 +86,16 @@ class Exporter {
   void plan_opsets() {
     std::map<std::string, std::int64_t> versions = {{"", kBaseOpset}};
     for (const auto& [id, payload] : payloads_) {
-      for (const auto& import : payload.opset_import()) {
+      for (const auto& import : payload.function().opset_import()) {
         const std::string domain = default_domain(import.domain()) ? "" : import.domain();
         versions[domain] = std::max(versions[domain], import.version());
       }
     }
     for (const auto& [id, payload] : payloads_) {
-      const onnx::NodeProto& n = payload.node(0);
+      const onnx::NodeProto& n = payload.node();
       const std::string domain = default_domain(n.domain()) ? "" : n.domain();
       std::int64_t own = 0;
-      for (const auto& import : payload.opset_import()) {
+      for (const auto& import : payload.function().opset_import()) {
         if ((default_domain(import.domain()) ? "" : import.domain()) == domain)
           own = import.version();
       }
@@ -370,11 +368,26 @@ class Exporter {
           ->set_domain(kOpaqueDomain);
       return;
     }
-    onnx::NodeProto copy = found->second.node(0);
+    const OpaquePayload& payload = found->second;
+    // Embedded constants get fresh names in the model.
+    std::map<std::string, std::string> constant_names;
+    for (const onnx::NodeProto* constant : payload.embedded()) {
+      onnx::NodeProto copy = *constant;
+      const std::string name = unique(fmt::format("{}/{}", n.name, constant->output(0)));
+      copy.set_output(0, name);
+      copy.set_name(name);
+      constant_names[constant->output(0)] = name;
+      *model_.mutable_graph()->add_node() = std::move(copy);
+    }
+    onnx::NodeProto copy = payload.node();
     copy.set_name(n.name);
     std::size_t next = 0;
     for (auto& in : *copy.mutable_input()) {
       if (in.empty()) continue;
+      if (!payload.graph_input(in)) {
+        in = constant_names.at(in);
+        continue;
+      }
       if (next >= ins.size()) throw node_error(n, "the opaque operator lost an input");
       in = ins[next++];
     }
@@ -391,7 +404,7 @@ class Exporter {
 
   tensor::Graph graph_;
   onnx::ModelProto model_;
-  std::map<NodeId, onnx::FunctionProto> payloads_;
+  std::map<NodeId, OpaquePayload> payloads_;
   std::vector<std::vector<std::string>> names_;
   std::set<std::string> used_;
 };

@@ -3,12 +3,13 @@
 #include "frontend/onnx_import.hpp"
 
 #include <fmt/format.h>
-#include <google/protobuf/text_format.h>
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 #include <onnx/version_converter/convert.h>
 
+#include "frontend/onnx_constant_folding.hpp"
 #include "frontend/onnx_importer.hpp"
+#include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "frontend/weight_folding.hpp"
 #include "support/error.hpp"
@@ -25,6 +26,12 @@ constexpr std::int64_t kMinOpset = 7, kMaxOpset = 17, kConvertTo = 13;
 
 bool default_domain(const std::string& domain) {
   return domain.empty() || domain == "ai.onnx";
+}
+
+bool empty_tensor(const onnx::TensorProto& proto) {
+  for (auto d : proto.dims())
+    if (d == 0) return true;
+  return false;
 }
 
 std::int64_t default_opset(const onnx::ModelProto& model) {
@@ -77,6 +84,17 @@ void OnnxImporter::check_and_infer() {
   opset_ = default_opset(model_);
   if (opset_ < 1 || opset_ > kMaxOpset)
     fail(fmt::format("unsupported opset {} (mctsat reads opsets up to {})", opset_, kMaxOpset));
+  auto infer_shapes = [&] {
+    try {
+      onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(),
+                                         onnx::ShapeInferenceOptions(false, 0, true));
+    } catch (const std::exception& e) {
+      fail(fmt::format("ONNX shape inference fails: {}", e.what()));
+    }
+  };
+  // Folding first gives the version converter the static shapes some adapters need (Softmax).
+  infer_shapes();
+  fold_constants(model_, infer_shapes);
   if (opset_ < kConvertTo) {
     // Models older than opset 7 must convert; newer ones the converter cannot handle are imported
     // at their own opset.
@@ -91,13 +109,10 @@ void OnnxImporter::check_and_infer() {
             fmt::format("opset {} is older than mctsat reads ({}) and ONNX's version converter "
                         "cannot update it: {}",
                         opset_, kMinOpset, e.what()));
+      return;
     }
-  }
-  try {
-    onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(),
-                                       onnx::ShapeInferenceOptions(false, 0, true));
-  } catch (const std::exception& e) {
-    fail(fmt::format("ONNX shape inference fails: {}", e.what()));
+    infer_shapes();
+    fold_constants(model_, infer_shapes);
   }
 }
 
@@ -118,8 +133,8 @@ void OnnxImporter::add_inputs() {
     if (!type)
       fail(
           fmt::format("graph input '{}' cannot be imported: {} (mctsat needs tensors of fixed "
-                      "shape)",
-                      info.name(), dynamic));
+                      "shape: give it one with --input-shape {}=d1,d2,...)",
+                      info.name(), dynamic, info.name()));
     names_.insert(info.name());
     tensor::Node node;
     node.name = info.name();
@@ -164,6 +179,11 @@ TensorRef OnnxImporter::tensor(const std::string& onnx_name) {
         fmt::format("input '{}' is neither a graph input, an initializer nor an earlier node's "
                     "output",
                     onnx_name));
+  if (empty_tensor(*init->second))
+    fail(
+        fmt::format("the empty tensor '{}' cannot be an operand (mctsat tensors have no empty "
+                    "dimensions; only opaque operators take empty constants)",
+                    onnx_name));
   tensor::Node node;
   node.name = onnx_name;  // reserved in names_
   node.op = Op::kWeight;
@@ -182,7 +202,6 @@ TensorRef OnnxImporter::tensor(const std::string& onnx_name) {
 }
 
 std::shared_ptr<const tensor::Tensor> OnnxImporter::constant(const std::string& onnx_name) const {
-  if (auto found = constants_.find(onnx_name); found != constants_.end()) return found->second;
   auto init = initializers_.find(onnx_name);
   if (init == initializers_.end()) return nullptr;
   try {
@@ -240,50 +259,13 @@ void OnnxImporter::import_node(const onnx::NodeProto& node) {
   node_name_ = unique_name(node_name_);
   names_.erase(node_name_);
   std::string reason;
-  if (default_domain(node.domain()) && node.op_type() == "Constant") {
-    add_constant(node);
-  } else if (!default_domain(node.domain()) || !map_node(node, reason)) {
+  // Constant nodes left by folding (sparse or string values) stay opaque.
+  if (!default_domain(node.domain()) || node.op_type() == "Constant" || !map_node(node, reason)) {
     add_opaque(node);
   } else {
     check_outputs(node);
   }
   names_.insert(node_name_);
-}
-
-void OnnxImporter::add_constant(const onnx::NodeProto& node) {
-  tensor::Tensor value;
-  tensor::DType dtype = tensor::DType::kFloat32;
-  const onnx::AttributeProto& attr = node.attribute(0);  // the checker ensures exactly one
-  if (attr.name() == "value") {
-    try {
-      value = onnx_io::tensor_from_proto(attr.t(), node.output(0));
-    } catch (const Error& error) {
-      fail(error.message());
-    }
-    dtype = *onnx_io::dtype_from_onnx(attr.t().data_type());
-  } else if (attr.name() == "value_float" || attr.name() == "value_floats") {
-    value.data.assign(attr.floats().begin(), attr.floats().end());
-    if (attr.name() == "value_float") value.data = {attr.f()};
-  } else if (attr.name() == "value_int" || attr.name() == "value_ints") {
-    value.data.assign(attr.ints().begin(), attr.ints().end());
-    if (attr.name() == "value_int") value.data = {static_cast<double>(attr.i())};
-    dtype = tensor::DType::kInt64;
-  } else {
-    add_opaque(node);  // sparse or string constants
-    return;
-  }
-  if (attr.name() == "value_floats" || attr.name() == "value_ints")
-    value.shape = {static_cast<std::int64_t>(value.data.size())};
-  auto shared = std::make_shared<const tensor::Tensor>(value);
-  constants_[node.output(0)] = shared;
-  names_.insert(node_name_);
-  tensor::Node weight;
-  weight.name = node_name_;
-  weight.op = Op::kWeight;
-  weight.attrs = {value.shape};
-  weight.leaf_dtype = dtype;
-  weight.value = std::move(shared);
-  bind(node.output(0), {add_node(std::move(weight)), 0});
 }
 
 void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
@@ -304,20 +286,27 @@ void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
   tensor::Node opaque;
   opaque.name = node_name_;
   opaque.op = Op::kOpaque;
+  std::vector<onnx::NodeProto> embedded;  // empty constants travel inside the payload
   for (const auto& in : node.input()) {
-    if (!in.empty()) opaque.inputs.push_back(tensor(in));
+    if (in.empty()) continue;
+    const auto init = initializers_.find(in);
+    if (init != initializers_.end() && empty_tensor(*init->second)) {
+      onnx::NodeProto constant;
+      constant.set_op_type("Constant");
+      constant.add_output(in);
+      onnx::AttributeProto* value = constant.add_attribute();
+      value->set_name("value");
+      value->set_type(onnx::AttributeProto::TENSOR);
+      *value->mutable_t() = *init->second;
+      embedded.push_back(std::move(constant));
+    } else {
+      opaque.inputs.push_back(tensor(in));
+    }
   }
   opaque.attrs = {next_opaque_id_++, tensor::encode_output_types(types)};
-  // The payload: the node with the model's opset imports, in protobuf text format (readable in
-  // JSON files and diffs).
-  onnx::FunctionProto payload;
-  *payload.add_node() = node;
-  *payload.mutable_opset_import() = model_.opset_import();
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(payload, &text);
   opaque.opaque = std::make_shared<const tensor::OpaqueInfo>(tensor::OpaqueInfo{
       default_domain(node.domain()) ? node.op_type() : node.domain() + "." + node.op_type(),
-      std::move(text)});
+      OpaquePayload::print(node, std::move(embedded), model_.opset_import())});
   const NodeId id = add_node(std::move(opaque));
   for (std::uint32_t k = 0; k < outputs.size(); ++k) bind(outputs[k], {id, k});
 }

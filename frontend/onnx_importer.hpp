@@ -27,7 +27,8 @@ class OnnxImporter {
   std::int64_t opset() const { return opset_; }
   // The tensor an ONNX name refers to (a weight is created on first use of an initializer).
   tensor::TensorRef tensor(const std::string& onnx_name);
-  // The value of an initializer or a Constant node's output, if the name is one.
+  // The value of an initializer (Constant nodes are initializers after folding), if the name is
+  // one.
   std::shared_ptr<const tensor::Tensor> constant(const std::string& onnx_name) const;
   // The type ONNX's shape inference gives an ONNX tensor name, if static.
   std::optional<tensor::TensorType> onnx_type(const std::string& onnx_name) const;
@@ -54,7 +55,6 @@ class OnnxImporter {
   // Defined in onnx_operators.cpp: maps the current node, or returns false (having added nothing
   // but weights) when the catalog cannot express it; `reason` then says why.
   bool map_node(const onnx::NodeProto& node, std::string& reason);
-  void add_constant(const onnx::NodeProto& node);
   void add_opaque(const onnx::NodeProto& node);
   void check_outputs(const onnx::NodeProto& node) const;
   std::string unique_name(const std::string& base);
@@ -66,7 +66,6 @@ class OnnxImporter {
   tensor::Graph graph_;
   std::map<std::string, tensor::TensorType> onnx_types_;
   std::map<std::string, const onnx::TensorProto*> initializers_;
-  std::map<std::string, std::shared_ptr<const tensor::Tensor>> constants_;
   std::map<std::string, tensor::TensorRef> tensors_;
   std::set<std::string> names_;
   const onnx::NodeProto* current_ = nullptr;

@@ -25,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/onnx_attributes.hpp"
 #include "frontend/onnx_importer.hpp"
 #include "tensor/reference_kernels.hpp"
 
@@ -38,53 +39,20 @@ using tensor::Padding;
 using tensor::Shape;
 using tensor::TensorRef;
 using Node = onnx::NodeProto;
-
-const onnx::AttributeProto* find_attr(const Node& node, std::string_view name) {
-  for (const auto& attr : node.attribute()) {
-    if (attr.name() == name) return &attr;
-  }
-  return nullptr;
-}
-std::int64_t get_int(const Node& node, std::string_view name, std::int64_t fallback) {
-  const auto* attr = find_attr(node, name);
-  return attr ? attr->i() : fallback;
-}
-double get_float(const Node& node, std::string_view name, double fallback) {
-  const auto* attr = find_attr(node, name);
-  return attr ? attr->f() : fallback;
-}
-std::string get_string(const Node& node, std::string_view name, std::string fallback) {
-  const auto* attr = find_attr(node, name);
-  return attr ? attr->s() : fallback;
-}
-std::optional<std::vector<std::int64_t>> get_ints(const Node& node, std::string_view name) {
-  const auto* attr = find_attr(node, name);
-  if (!attr) return std::nullopt;
-  return std::vector<std::int64_t>(attr->ints().begin(), attr->ints().end());
-}
+using onnx_attr::get_float;
+using onnx_attr::get_int;
+using onnx_attr::get_ints;
+using onnx_attr::get_string;
+using onnx_attr::has_input;
+using onnx_attr::has_output;
+using onnx_attr::normalize_axis;
+using onnx_attr::to_ints;
 
 bool floating(DType dtype) {
   return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kFloat16;
 }
-bool has_input(const Node& node, int k) {
-  return node.input_size() > k && !node.input(k).empty();
-}
-// Output k is requested (present and named).
-bool has_output(const Node& node, int k) {
-  return node.output_size() > k && !node.output(k).empty();
-}
 std::int64_t rank_of(OnnxImporter& im, TensorRef ref) {
   return static_cast<std::int64_t>(im.type_of(ref).shape.size());
-}
-// A possibly negative axis made non-negative, or -1 when out of range.
-std::int64_t normalize_axis(std::int64_t axis, std::int64_t rank) {
-  if (axis < 0) axis += rank;
-  return axis >= 0 && axis < rank ? axis : -1;
-}
-std::vector<std::int64_t> to_ints(const tensor::Tensor& value) {
-  std::vector<std::int64_t> out;
-  for (double v : value.data) out.push_back(static_cast<std::int64_t>(v));
-  return out;
 }
 
 using Mapping = std::function<bool(OnnxImporter&, const Node&, std::string&)>;

@@ -106,6 +106,33 @@ class ValueStore {
   std::vector<std::vector<int>> reads_;
 };
 
+std::vector<Tensor> evaluate_opaque(const Graph& graph, NodeId id, ValueStore& store,
+                                    const InterpretOptions& options) {
+  const Node& node = graph.node(id);
+  const std::string type = node.opaque ? node.opaque->type : std::string("?");
+  if (!options.opaque_evaluator)
+    throw node_error(node, fmt::format("opaque operator '{}' cannot be interpreted", type));
+  std::vector<Tensor> args;
+  for (const TensorRef& in : node.inputs) args.push_back(store.read(in));
+  std::vector<Tensor> results;
+  try {
+    results = options.opaque_evaluator(graph, id, args);
+  } catch (const Error& error) {
+    throw error.located(SourceLocation::at_node(node.name));
+  }
+  if (results.size() != node.outputs.size())
+    throw node_error(node, fmt::format("opaque operator '{}' gave {} values for {} outputs", type,
+                                       results.size(), node.outputs.size()));
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    if (results[k].shape != node.outputs[k].shape)
+      throw node_error(node, fmt::format("opaque operator '{}' gave output {} of shape {} where "
+                                         "the graph says {}",
+                                         type, k, shape_string(results[k].shape),
+                                         shape_string(node.outputs[k].shape)));
+  }
+  return results;
+}
+
 }  // namespace
 
 Tensor random_tensor(const Shape& shape, std::uint64_t seed, std::string_view stream) {
@@ -118,8 +145,9 @@ Tensor random_tensor(const Shape& shape, std::uint64_t seed, std::string_view st
 
 Tensor random_weight(const Shape& shape, std::uint64_t seed, std::string_view name) {
   Tensor out = random_tensor(shape, seed, name);
-  const std::int64_t fan_in =
-      shape.size() < 2 ? 1 : shape.size() == 2 ? shape[0] : numel(shape) / shape[0];
+  const std::int64_t fan_in = shape.size() < 2    ? 1
+                              : shape.size() == 2 ? shape[0]
+                                                  : numel(shape) / shape[0];
   const double scale = 1.0 / std::sqrt(static_cast<double>(std::max<std::int64_t>(fan_in, 1)));
   for (double& v : out.data) v *= scale;
   return out;
@@ -150,8 +178,8 @@ std::vector<Tensor> interpret(const Graph& graph, const std::map<std::string, Te
         store.store(id, {weight_value(node, options)});
         continue;
       case Op::kOpaque:
-        throw node_error(node, fmt::format("opaque operator '{}' cannot be interpreted",
-                                           node.opaque ? node.opaque->type : std::string("?")));
+        store.store(id, evaluate_opaque(graph, id, store, options));
+        continue;
       default:
         break;
     }

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,13 +23,18 @@ struct InterpretOptions {
   // from a stream derived from this seed and the weight's name (see random_tensor). When unset,
   // such a weight is an error.
   std::optional<std::uint64_t> random_weight_seed;
+  // Evaluates an opaque operator: node `id` of `graph` on its input values, returning one value
+  // per output (throwing mctsat::Error when it cannot). When unset, an opaque operator is an
+  // error. The frontend provides one for operators imported from ONNX.
+  std::function<std::vector<Tensor>(const Graph& graph, NodeId id, std::span<const Tensor> inputs)>
+      opaque_evaluator = nullptr;
 };
 
 // Runs `graph` and returns its outputs in graph.outputs() order. `inputs` maps input node names to
 // values of the declared shape; only the nodes the outputs depend on are evaluated, and entries
 // that name no needed input are ignored. Throws mctsat::Error at the offending node for a missing
-// input, an input of the wrong shape, a weight without values (and no seed) and an opaque
-// operator.
+// input, an input of the wrong shape, a weight without values (and no seed), an opaque operator
+// without an opaque evaluator and values of the wrong shape from the evaluator.
 std::vector<Tensor> interpret(const Graph& graph, const std::map<std::string, Tensor>& inputs,
                               const InterpretOptions& options = {});
 

@@ -1,0 +1,64 @@
+// Reading ONNX node attributes and optional inputs, and axis arithmetic, for the parts of the
+// frontend that interpret NodeProtos (the importer's operator mappings and the ONNX reference
+// operators). Internal to frontend/.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "tensor/tensor_value.hpp"
+
+namespace mctsat::frontend::onnx_attr {
+
+inline const onnx::AttributeProto* find(const onnx::NodeProto& node, std::string_view name) {
+  for (const auto& attr : node.attribute()) {
+    if (attr.name() == name) return &attr;
+  }
+  return nullptr;
+}
+inline std::int64_t get_int(const onnx::NodeProto& node, std::string_view name,
+                            std::int64_t fallback) {
+  const auto* attr = find(node, name);
+  return attr ? attr->i() : fallback;
+}
+inline double get_float(const onnx::NodeProto& node, std::string_view name, double fallback) {
+  const auto* attr = find(node, name);
+  return attr ? attr->f() : fallback;
+}
+inline std::string get_string(const onnx::NodeProto& node, std::string_view name,
+                              std::string fallback) {
+  const auto* attr = find(node, name);
+  return attr ? attr->s() : fallback;
+}
+inline std::optional<std::vector<std::int64_t>> get_ints(const onnx::NodeProto& node,
+                                                         std::string_view name) {
+  const auto* attr = find(node, name);
+  if (!attr) return std::nullopt;
+  return std::vector<std::int64_t>(attr->ints().begin(), attr->ints().end());
+}
+// Input k is given (present and named).
+inline bool has_input(const onnx::NodeProto& node, int k) {
+  return node.input_size() > k && !node.input(k).empty();
+}
+// Output k is requested (present and named).
+inline bool has_output(const onnx::NodeProto& node, int k) {
+  return node.output_size() > k && !node.output(k).empty();
+}
+// A possibly negative axis made non-negative, or -1 when out of range.
+inline std::int64_t normalize_axis(std::int64_t axis, std::int64_t rank) {
+  if (axis < 0) axis += rank;
+  return axis >= 0 && axis < rank ? axis : -1;
+}
+inline std::vector<std::int64_t> to_ints(const tensor::Tensor& value) {
+  std::vector<std::int64_t> out;
+  out.reserve(value.data.size());
+  for (double v : value.data) out.push_back(static_cast<std::int64_t>(v));
+  return out;
+}
+
+}  // namespace mctsat::frontend::onnx_attr

@@ -1,0 +1,207 @@
+// Constant and static-shape folding on ONNX models (see onnx_constant_folding.hpp).
+#include "frontend/onnx_constant_folding.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/onnx_reference_ops.hpp"
+#include "frontend/onnx_tensor.hpp"
+#include "support/error.hpp"
+
+namespace mctsat::frontend {
+namespace {
+
+// Shape computations are small; larger constant subgraphs are weights, folded after import.
+constexpr std::int64_t kMaxFoldElements = 1 << 16;
+
+bool default_domain(const std::string& domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+std::int64_t default_opset(const onnx::ModelProto& model) {
+  for (const auto& import : model.opset_import())
+    if (default_domain(import.domain())) return import.version();
+  return 0;
+}
+
+std::int64_t element_count(const onnx::TensorProto& proto) {
+  std::int64_t n = 1;
+  for (auto d : proto.dims()) {
+    if (d < 0 || (d > 0 && n > kMaxFoldElements / d)) return kMaxFoldElements + 1;
+    n *= d;
+  }
+  return n;
+}
+
+// The TensorProto a Constant node holds, or nullopt for sparse and string constants.
+std::optional<onnx::TensorProto> constant_value(const onnx::NodeProto& node) {
+  if (node.attribute_size() != 1) return std::nullopt;
+  const onnx::AttributeProto& attr = node.attribute(0);
+  onnx::TensorProto proto;
+  if (attr.name() == "value") {
+    proto = attr.t();
+  } else if (attr.name() == "value_float") {
+    proto.set_data_type(onnx::TensorProto::FLOAT);
+    proto.add_float_data(attr.f());
+  } else if (attr.name() == "value_floats") {
+    proto.set_data_type(onnx::TensorProto::FLOAT);
+    proto.add_dims(attr.floats_size());
+    *proto.mutable_float_data() = attr.floats();
+  } else if (attr.name() == "value_int") {
+    proto.set_data_type(onnx::TensorProto::INT64);
+    proto.add_int64_data(attr.i());
+  } else if (attr.name() == "value_ints") {
+    proto.set_data_type(onnx::TensorProto::INT64);
+    proto.add_dims(attr.ints_size());
+    *proto.mutable_int64_data() = attr.ints();
+  } else {
+    return std::nullopt;
+  }
+  if (!onnx_io::dtype_from_onnx(proto.data_type())) return std::nullopt;
+  return proto;
+}
+
+class Folder {
+ public:
+  explicit Folder(onnx::ModelProto& model) : model_(model), opset_(default_opset(model)) {}
+
+  // One pass over the nodes in order; returns the number of nodes folded.
+  int sweep() {
+    read_types();
+    onnx::GraphProto& graph = *model_.mutable_graph();
+    std::vector<onnx::TensorProto> produced;
+    std::vector<bool> removed(static_cast<std::size_t>(graph.node_size()), false);
+    int folded = 0;
+    for (int n = 0; n < graph.node_size(); ++n) {
+      const onnx::NodeProto& node = graph.node(n);
+      if (auto outputs = fold(node)) {
+        for (int k = 0; k < node.output_size(); ++k) {
+          if (node.output(k).empty()) continue;
+          const OnnxValue& value = *(*outputs)[static_cast<std::size_t>(k)];
+          onnx::TensorProto proto;
+          proto.set_name(node.output(k));
+          for (auto d : value.value.shape) proto.add_dims(d);
+          onnx_io::tensor_to_proto(value.value, value.dtype, proto);
+          values_[node.output(k)] = value;
+          produced.push_back(std::move(proto));
+        }
+        removed[static_cast<std::size_t>(n)] = true;
+        ++folded;
+      }
+    }
+    if (folded == 0) return 0;
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+    for (int n = 0; n < graph.node_size(); ++n)
+      if (!removed[static_cast<std::size_t>(n)]) *kept.Add() = std::move(*graph.mutable_node(n));
+    graph.mutable_node()->Swap(&kept);
+    // Initializers for the folded tensors something still reads.
+    std::set<std::string> read;
+    for (const auto& node : graph.node())
+      for (const auto& in : node.input()) read.insert(in);
+    for (const auto& out : graph.output()) read.insert(out.name());
+    for (auto& proto : produced)
+      if (read.count(proto.name())) *graph.add_initializer() = std::move(proto);
+    return folded;
+  }
+
+ private:
+  void read_types() {
+    types_.clear();
+    auto record = [&](const onnx::ValueInfoProto& info) {
+      if (auto type = onnx_io::type_from_proto(info.type())) types_[info.name()] = type->shape;
+    };
+    for (const auto& info : model_.graph().input()) record(info);
+    for (const auto& info : model_.graph().value_info()) record(info);
+    for (const auto& info : model_.graph().output()) record(info);
+    for (const auto& init : model_.graph().initializer()) {
+      initializers_[init.name()] = &init;
+      tensor::Shape dims(init.dims().begin(), init.dims().end());
+      types_[init.name()] = dims;
+    }
+  }
+
+  // The value of a constant tensor, if it is one and small enough.
+  const OnnxValue* known(const std::string& name) {
+    if (auto found = values_.find(name); found != values_.end()) return &found->second;
+    auto init = initializers_.find(name);
+    if (init == initializers_.end() || element_count(*init->second) > kMaxFoldElements)
+      return nullptr;
+    const auto dtype = onnx_io::dtype_from_onnx(init->second->data_type());
+    if (!dtype) return nullptr;
+    try {
+      return &(values_[name] = {onnx_io::tensor_from_proto(*init->second, name), *dtype});
+    } catch (const Error&) {
+      return nullptr;  // external data or a malformed tensor: the importer reports it
+    }
+  }
+
+  std::optional<std::vector<std::optional<OnnxValue>>> fold(const onnx::NodeProto& node) {
+    if (!default_domain(node.domain())) return std::nullopt;
+    if (node.op_type() == "Constant") {
+      auto proto = constant_value(node);
+      if (!proto || node.output_size() != 1) return std::nullopt;
+      std::vector<std::optional<OnnxValue>> outputs(1);
+      try {
+        outputs[0] = OnnxValue{onnx_io::tensor_from_proto(*proto, node.output(0)),
+                               *onnx_io::dtype_from_onnx(proto->data_type())};
+      } catch (const Error&) {
+        return std::nullopt;
+      }
+      return outputs;
+    }
+    if (!onnx_reference_op_supported(node.op_type())) return std::nullopt;
+    std::vector<std::optional<OnnxValue>> inputs(static_cast<std::size_t>(node.input_size()));
+    const bool shape_only = node.op_type() == "Shape" || node.op_type() == "Size";
+    for (int k = 0; k < node.input_size(); ++k) {
+      const std::string& name = node.input(k);
+      if (name.empty()) continue;
+      if (shape_only) {
+        if (const OnnxValue* value = known(name)) {
+          inputs[static_cast<std::size_t>(k)] =
+              OnnxValue{tensor::Tensor(value->value.shape, {}), {}};
+          continue;
+        }
+        auto type = types_.find(name);
+        if (type == types_.end()) return std::nullopt;
+        inputs[static_cast<std::size_t>(k)] = OnnxValue{tensor::Tensor(type->second, {}), {}};
+        continue;
+      }
+      const OnnxValue* value = known(name);
+      if (!value) return std::nullopt;
+      inputs[static_cast<std::size_t>(k)] = *value;
+    }
+    try {
+      auto outputs = evaluate_onnx_node(node, opset_, inputs);
+      for (const auto& out : outputs)
+        if (out && static_cast<std::int64_t>(out->value.data.size()) > kMaxFoldElements)
+          return std::nullopt;
+      return outputs;
+    } catch (const Error&) {
+      return std::nullopt;  // invalid here: left for the importer to report where it maps it
+    }
+  }
+
+  onnx::ModelProto& model_;
+  std::int64_t opset_;
+  std::map<std::string, tensor::Shape> types_;
+  std::map<std::string, const onnx::TensorProto*> initializers_;
+  std::map<std::string, OnnxValue> values_;
+};
+
+}  // namespace
+
+int fold_constants(onnx::ModelProto& model, const std::function<void()>& infer_shapes) {
+  int total = 0;
+  for (;;) {
+    Folder folder(model);
+    const int folded = folder.sweep();
+    if (folded == 0) return total;
+    total += folded;
+    infer_shapes();
+  }
+}
+
+}  // namespace mctsat::frontend

@@ -1,0 +1,66 @@
+// The ONNX opaque-operator evaluator (see onnx_opaque_evaluator.hpp).
+#include "frontend/onnx_opaque_evaluator.hpp"
+
+#include <fmt/format.h>
+
+#include "frontend/onnx_opaque_payload.hpp"
+#include "frontend/onnx_reference_ops.hpp"
+#include "frontend/onnx_tensor.hpp"
+#include "support/error.hpp"
+
+namespace mctsat::frontend {
+namespace {
+
+std::vector<tensor::Tensor> evaluate(const tensor::Graph& graph, tensor::NodeId id,
+                                     std::span<const tensor::Tensor> values) {
+  const tensor::Node& node = graph.node(id);
+  const std::string type = node.opaque ? node.opaque->type : std::string("?");
+  if (!node.opaque || node.opaque->payload.empty())
+    throw Error(fmt::format("opaque operator '{}' has no ONNX form to evaluate", type));
+  const auto payload = OpaquePayload::parse(node.opaque->payload);
+  if (!payload)
+    throw Error(fmt::format("opaque operator '{}': its ONNX payload does not parse", type));
+  std::map<std::string, OnnxValue> embedded;
+  for (const onnx::NodeProto* constant : payload->embedded()) {
+    const onnx::TensorProto& proto = constant->attribute(0).t();
+    const auto dtype = onnx_io::dtype_from_onnx(proto.data_type());
+    if (!dtype)
+      throw Error(
+          fmt::format("opaque operator '{}': an embedded constant has an unsupported type", type));
+    embedded[constant->output(0)] = {onnx_io::tensor_from_proto(proto, constant->output(0)),
+                                     *dtype};
+  }
+  const onnx::NodeProto& onnx_node = payload->node();
+  std::vector<std::optional<OnnxValue>> inputs(static_cast<std::size_t>(onnx_node.input_size()));
+  std::size_t next = 0;
+  for (int k = 0; k < onnx_node.input_size(); ++k) {
+    const std::string& name = onnx_node.input(k);
+    if (name.empty()) continue;
+    if (!payload->graph_input(name)) {
+      inputs[static_cast<std::size_t>(k)] = embedded.at(name);
+      continue;
+    }
+    if (next >= values.size())
+      throw Error(fmt::format("opaque operator '{}' has fewer inputs than its ONNX node", type));
+    inputs[static_cast<std::size_t>(k)] =
+        OnnxValue{values[next], graph.type_of(node.inputs[next]).dtype};
+    ++next;
+  }
+  std::vector<tensor::Tensor> results;
+  for (auto& out : evaluate_onnx_node(onnx_node, payload->default_opset(), inputs))
+    if (out) results.push_back(std::move(out->value));
+  return results;
+}
+
+}  // namespace
+
+decltype(tensor::InterpretOptions::opaque_evaluator) onnx_opaque_evaluator() {
+  return evaluate;
+}
+
+tensor::InterpretOptions with_onnx_opaque_evaluator(tensor::InterpretOptions options) {
+  options.opaque_evaluator = onnx_opaque_evaluator();
+  return options;
+}
+
+}  // namespace mctsat::frontend

