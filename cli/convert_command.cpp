@@ -24,7 +24,7 @@ void add_convert_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   CLI::App* command =
-      app.add_subcommand("convert", "Convert a model between formats (.json, .onnx, .dot)");
+      app.add_subcommand("convert", "Convert a model between formats (.json, .onnx, .dot, .svg)");
   command->add_option("input", options->input, "Zoo model name or model file")->required();
   options->model.add_to(*command);
   command->add_option("output", options->output, "Output file; its extension picks the format")

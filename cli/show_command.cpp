@@ -1,6 +1,7 @@
 // `mctsat show MODEL`: what a model is (operators, inputs, outputs, parameters) and what it
-// costs under a cost model, with its costliest operators.
+// costs under a cost model, with its costliest operators; `--dot`/`--svg` also draw it.
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -9,7 +10,10 @@
 #include "cli/commands.hpp"
 #include "cli/cost_options.hpp"
 #include "cli/model_options.hpp"
+#include "frontend/graph_dot.hpp"
+#include "frontend/graph_svg.hpp"
 #include "frontend/model_io.hpp"
+#include "support/files.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/graph_stats.hpp"
 
@@ -22,6 +26,8 @@ struct ShowOptions {
   ModelOptions model_options;
   std::size_t top = 5;
   bool json = false;
+  std::string dot;  // also write the drawing as DOT
+  std::string svg;  // ... or as SVG
 };
 
 nlohmann::json tensor_list(const tensor::Graph& graph, bool inputs) {
@@ -111,8 +117,15 @@ void add_show_command(CLI::App& app) {
   command->add_option("--top", options->top, "How many of the costliest operators to list")
       ->capture_default_str();
   command->add_flag("--json", options->json, "Print JSON");
+  command->add_option("--dot", options->dot, "Also draw the graph into this Graphviz DOT file");
+  command->add_option("--svg", options->svg, "Also draw the graph into this SVG file (Graphviz)");
   command->callback([options] {
     const tensor::Graph graph = options->model_options.load(options->model);
+    const std::string title = std::filesystem::path(options->model).stem().string();
+    if (!options->dot.empty())
+      write_file_atomically(options->dot, frontend::graph_to_dot(graph, title));
+    if (!options->svg.empty())
+      write_file_atomically(options->svg, frontend::graph_to_svg(graph, title));
     const nlohmann::json report = build_report(*options, graph);
     if (options->json) {
       std::cout << report.dump(2) << '\n';

@@ -7,6 +7,7 @@
 
 #include "frontend/graph_dot.hpp"
 #include "frontend/graph_json.hpp"
+#include "frontend/graph_svg.hpp"
 #include "frontend/onnx_export.hpp"
 #include "frontend/onnx_import.hpp"
 #include "frontend/taso_model.hpp"
@@ -58,9 +59,12 @@ void save_model(const tensor::Graph& graph, const std::string& path) {
     write_file_atomically(path, graph_to_onnx(graph, std::filesystem::path(path).stem().string()));
   } else if (extension == ".dot") {
     write_file_atomically(path, graph_to_dot(graph, std::filesystem::path(path).stem().string()));
+  } else if (extension == ".svg") {
+    write_file_atomically(path, graph_to_svg(graph, std::filesystem::path(path).stem().string()));
   } else {
-    throw Error(fmt::format("cannot write format '{}' (supported: .json, .onnx, .dot)", extension),
-                SourceLocation::at(path));
+    throw Error(
+        fmt::format("cannot write format '{}' (supported: .json, .onnx, .dot, .svg)", extension),
+        SourceLocation::at(path));
   }
 }
 

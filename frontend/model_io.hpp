@@ -18,7 +18,7 @@ struct LoadOptions {
 
 // A zoo model name or a path; unknown names and unsupported extensions are clear errors.
 tensor::Graph load_model(const std::string& name_or_path, const LoadOptions& options = {});
-// Writes .json, .onnx or .dot (atomically: nothing half-written on failure).
+// Writes .json, .onnx, .dot or .svg (atomically: nothing half-written on failure).
 void save_model(const tensor::Graph& graph, const std::string& path);
 
 }  // namespace mctsat::frontend

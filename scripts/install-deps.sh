@@ -10,7 +10,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libdnnl-dev ocl-icd-opencl-dev opencl-c-headers
   coinor-libcbc-dev libbenchmark-dev libabsl-dev
-  libonnx-testdata gnuplot-nox graphviz
+  libonnx-testdata gnuplot-nox graphviz libgraphviz-dev
   clang libclang-rt-14-dev
 )
 

@@ -2,6 +2,7 @@
 // that say where, determinism of seeded runs.
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -79,6 +80,31 @@ TEST_CASE("convert writes JSON that loads back to the same model, and DOT") {
   json reloaded = run_json("show " + json_path.string() + " --json");
   CHECK(reloaded["cost"]["total_ms"] == original["cost"]["total_ms"]);
   CHECK(reloaded["operator_counts"] == original["operator_counts"]);
+}
+
+std::string read_scratch(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST_CASE("show --dot/--svg and convert to .svg draw the model with Graphviz") {
+  const fs::path dot_path = scratch("drawn.dot"), svg_path = scratch("drawn.svg"),
+                 converted = scratch("converted.svg");
+  for (const auto& path : {dot_path, svg_path, converted}) fs::remove(path);
+  const CliResult r =
+      run_mctsat("show demo --dot " + dot_path.string() + " --svg " + svg_path.string());
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  CHECK(r.output.find("operators:") != std::string::npos);  // the summary is still printed
+  CHECK(read_scratch(dot_path).find("digraph") != std::string::npos);
+  const std::string svg = read_scratch(svg_path);
+  CHECK(svg.find("<svg") != std::string::npos);
+  CHECK(svg.find("conv2d") != std::string::npos);  // operator boxes are labelled
+  REQUIRE(run_mctsat("convert squeezenet " + converted.string()).status == 0);
+  CHECK(read_scratch(converted).find("</svg>") != std::string::npos);
+  // An unwritable destination is an error naming it, and no file appears.
+  const CliResult bad = run_mctsat("show demo --svg /nonexistent-dir/x.svg");
+  CHECK(bad.status != 0);
+  CHECK(bad.output.find("/nonexistent-dir/x.svg") != std::string::npos);
 }
 
 TEST_CASE("convert --check loads the output back and compares its outputs") {
