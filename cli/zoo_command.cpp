@@ -21,6 +21,7 @@ void add_zoo_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   CLI::App* command = app.add_subcommand(
       "zoo", "List the built-in models with operators, parameters and estimated cost");
+  command->alias("models");
   command->add_flag("--json", options->json, "Print JSON");
   options->cost.add_to(*command);
   command->callback([options] {

@@ -136,6 +136,7 @@ TEST_CASE("run is deterministic for a seed and changes with it") {
 TEST_CASE("zoo and devices list what is built in") {
   const json zoo = run_json("zoo --json");
   CHECK(zoo.size() >= 2);
+  CHECK(run_json("models --json") == zoo);  // `models` is another name for `zoo`
   CHECK(zoo[0]["name"] == "demo");
   // The demo as `show demo` describes it: 10 operators, its parameters and roofline cost.
   const json demo = run_json("show demo --json");
