@@ -16,6 +16,7 @@
 
 #include "egraph/analysis.hpp"
 #include "egraph/hashcons.hpp"
+#include "egraph/huge_pages.hpp"
 #include "egraph/id.hpp"
 #include "egraph/node_store.hpp"
 #include "egraph/union_find.hpp"
@@ -40,9 +41,9 @@ class EGraph {
     ChildIds canonical(children.size());
     for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find_compress(children[i]);
     const std::uint64_t hash = hash_enode(op, payload, id_span(canonical));
-    if (const Id existing = hashcons_.find(nodes_, op, payload, id_span(canonical), hash);
-        existing != kNoId)
-      return uf_.find_compress(existing);
+    if (const std::size_t slot = hashcons_.find(nodes_, op, payload, id_span(canonical), hash);
+        slot != Hashcons::kNotFound)
+      return class_of_slot(slot);
 
     Data data{};
     const bool valid = make_data_of_classes(ENodeRef{op, payload, id_span(canonical)}, data);
@@ -56,7 +57,7 @@ class EGraph {
     data_stamps_.push_back(epoch_);
     merge_stamps_.push_back(epoch_);
     blacklist_.push_back(0);
-    hashcons_.insert(node, nodes_.get(node), hash);
+    hashcons_.insert(node, nodes_.get(node), hash, node);
     for (Id child : canonical) add_parent(child, node);
     ++live_nodes_;
     clean_ = false;
@@ -71,10 +72,10 @@ class EGraph {
   std::optional<Id> lookup(OpCode op, std::int64_t payload, std::span<const Id> children) const {
     ChildIds canonical(children.size());
     for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find(children[i]);
-    const Id existing = hashcons_.find(nodes_, op, payload, id_span(canonical),
-                                       hash_enode(op, payload, id_span(canonical)));
-    if (existing == kNoId) return std::nullopt;
-    return uf_.find(existing);
+    const std::size_t slot = hashcons_.find(nodes_, op, payload, id_span(canonical),
+                                            hash_enode(op, payload, id_span(canonical)));
+    if (slot == Hashcons::kNotFound) return std::nullopt;
+    return uf_.find(hashcons_.class_at(slot));
   }
 
   // A hint that `add` or `lookup` of this content follows soon: starts loading the hashcons slot it
@@ -178,12 +179,32 @@ class EGraph {
     return {class_nodes_.data() + info.node_begin, info.node_count};
   }
   std::span<const Id> nodes_of(Id eclass, OpCode op) const {
-    const std::span<const Id> all = nodes_of(eclass);
-    const auto first = std::lower_bound(all.begin(), all.end(), op,
-                                        [&](Id n, OpCode o) { return nodes_.op(n) < o; });
-    auto last = first;
-    while (last != all.end() && nodes_.op(*last) == op) ++last;
+    const std::span<const IndexedNode> entries = indexed_nodes_of(eclass, op);
+    return {class_nodes_.data() + (entries.data() - class_entries_.data()), entries.size()};
+  }
+  // The same e-nodes with their content and stamp, contiguous in memory (for matching).
+  struct IndexedNode {
+    Id node;
+    OpCode op;
+    std::uint32_t arity;
+    std::uint32_t stamp;  // node_stamp(node)
+    Id children[2];       // when arity <= 2; see children()
+    std::int64_t payload;
+  };
+  std::span<const IndexedNode> indexed_nodes_of(Id eclass, OpCode op) const {
+    MCTSAT_ASSERT(clean_);
+    const ClassInfo& info = classes_[eclass];
+    const IndexedNode* all = class_entries_.data() + info.node_begin;
+    const IndexedNode* end = all + info.node_count;
+    const IndexedNode* first =
+        std::lower_bound(all, end, op, [](const IndexedNode& e, OpCode o) { return e.op < o; });
+    const IndexedNode* last = first;
+    while (last != end && last->op == op) ++last;
     return {first, last};
+  }
+  std::span<const Id> children(const IndexedNode& entry) const {
+    if (entry.arity <= 2) return {entry.children, entry.arity};
+    return nodes_.children(entry.node);
   }
   std::span<const Id> classes_with_op(OpCode op) const {
     MCTSAT_ASSERT(clean_);
@@ -214,7 +235,10 @@ class EGraph {
             node_classes_.capacity()) *
                sizeof(std::uint32_t) +
            blacklist_.capacity() * sizeof(std::uint8_t) +
-           (class_ids_.capacity() + class_nodes_.capacity() + op_classes_.capacity()) * sizeof(Id) +
+           (class_ids_.capacity() + class_nodes_.capacity() + op_classes_.capacity() +
+            live_ids_.capacity()) *
+               sizeof(Id) +
+           class_entries_.capacity() * sizeof(IndexedNode) +
            op_class_begin_.capacity() * sizeof(std::uint32_t);
   }
 
@@ -240,6 +264,15 @@ class EGraph {
     }
     info.parent_tail = link;
     ++info.parent_count;
+  }
+
+  // The class of the e-node in a hashcons slot; stores the representative back as the slot's hint,
+  // so that the next hit starts from a (cache-resident) class id instead of the node's own id.
+  Id class_of_slot(std::size_t slot) {
+    const Id hint = hashcons_.class_at(slot);
+    const Id eclass = uf_.find_compress(hint);
+    if (eclass != hint) hashcons_.set_class(slot, eclass);
+    return eclass;
   }
 
   // Appends `from`'s parent list to `into`'s.
@@ -270,13 +303,14 @@ class EGraph {
     node_stamps_[node] = epoch_;
     const ENodeRef after = nodes_.get(node);
     const std::uint64_t hash = hash_enode(after.op, after.payload, after.children);
-    if (const Id twin = hashcons_.find(nodes_, after.op, after.payload, after.children, hash);
-        twin != kNoId) {
+    if (const std::size_t twin =
+            hashcons_.find(nodes_, after.op, after.payload, after.children, hash);
+        twin != Hashcons::kNotFound) {
       nodes_.kill(node);
       --live_nodes_;
-      merge(node, twin);
+      merge(node, class_of_slot(twin));
     } else {
-      hashcons_.insert(node, after, hash);
+      hashcons_.insert(node, after, hash, node);
     }
   }
 
@@ -311,39 +345,58 @@ class EGraph {
     }
   }
 
-  // Rebuilds, from the live e-nodes, the class list, the per-class sorted e-node lists, compact
-  // duplicate-free parent lists and the per-operator class index.
+  // Rebuilds, from the live e-nodes, the class list, the per-class sorted e-node lists (and their
+  // copies for matching), compact duplicate-free parent lists and the per-operator class index.
+  // Works in O(live e-nodes + ids added since the last rebuild) besides flattening the union-find:
+  // dead ids (e-nodes found congruent, typically several per live one) are not visited again.
   void rebuild_indexes() {
     uf_.flatten();
     const std::size_t ids = uf_.size();
+    const auto first_new = static_cast<Id>(indexed_ids_);
+    // The live e-nodes in id order: the survivors of the last index, then the e-nodes added since.
+    {
+      std::size_t kept = 0;
+      for (Id n : live_ids_) {
+        if (nodes_.live(n)) live_ids_[kept++] = n;
+      }
+      live_ids_.resize(kept);
+      for (Id n = first_new; n < ids; ++n) {
+        if (nodes_.live(n)) live_ids_.push_back(n);
+      }
+      indexed_ids_ = ids;
+    }
     // E-nodes whose class lost a union joined another class: they may complete new matches.
-    for (Id n = 0; n < ids; ++n) {
-      if (!nodes_.live(n)) continue;
+    for (Id n : live_ids_) {
       const Id eclass = uf_.find(n);
       if (node_classes_[n] != eclass) {
         node_classes_[n] = eclass;
         node_stamps_[n] = epoch_;
       }
     }
-    for (ClassInfo& info : classes_) info = ClassInfo{};
+    // Only the classes of the last index and the ids added since can hold class information (adds,
+    // merges and parent links touch canonical classes only); every other entry is already empty.
+    for (Id c : class_ids_) classes_[c] = ClassInfo{};
+    for (Id c = first_new; c < ids; ++c) classes_[c] = ClassInfo{};
 
     // Per class: its live e-nodes (counting sort by class), sorted by operator and payload.
-    std::vector<std::uint32_t>& counts = scratch_counts_;
-    counts.assign(ids + 1, 0);
-    for (Id n = 0; n < ids; ++n) {
-      if (nodes_.live(n)) ++counts[uf_.find(n) + 1];
-    }
+    BigVector<std::uint32_t>& counts = scratch_counts_;  // all zero between rebuilds
+    if (counts.size() < ids) counts.resize(ids, 0);
     class_ids_.clear();
-    for (Id c = 0; c < ids; ++c) {
-      classes_[c].node_begin = counts[c];
-      classes_[c].node_count = counts[c + 1];
-      if (counts[c + 1] > 0) class_ids_.push_back(c);
-      counts[c + 1] += counts[c];
+    for (Id n : live_ids_) {
+      const Id c = uf_.find(n);
+      if (counts[c]++ == 0) class_ids_.push_back(c);
+    }
+    std::sort(class_ids_.begin(), class_ids_.end());
+    std::uint32_t offset = 0;
+    for (Id c : class_ids_) {
+      classes_[c].node_begin = offset;
+      classes_[c].node_count = counts[c];
+      offset += counts[c];
+      counts[c] = classes_[c].node_begin;
     }
     class_nodes_.resize(live_nodes_);
-    for (Id n = 0; n < ids; ++n) {
-      if (nodes_.live(n)) class_nodes_[counts[uf_.find(n)]++] = n;
-    }
+    for (Id n : live_ids_) class_nodes_[counts[uf_.find(n)]++] = n;
+    for (Id c : class_ids_) counts[c] = 0;
     for (Id c : class_ids_) {
       auto first = class_nodes_.begin() + classes_[c].node_begin;
       std::sort(first, first + classes_[c].node_count, [&](Id x, Id y) {
@@ -353,11 +406,21 @@ class EGraph {
         return px != py ? px < py : x < y;
       });
     }
+    // The same lists with each e-node's record and stamp, so that matching scans memory in order.
+    class_entries_.resize(live_nodes_);
+    for (std::size_t i = 0; i < class_nodes_.size(); ++i) {
+      const Id n = class_nodes_[i];
+      const ENodeRef e = nodes_.get(n);
+      IndexedNode& entry = class_entries_[i];
+      entry = IndexedNode{
+          n,      e.op,     static_cast<std::uint32_t>(e.children.size()), node_stamps_[n],
+          {0, 0}, e.payload};
+      if (e.children.size() <= 2) std::copy(e.children.begin(), e.children.end(), entry.children);
+    }
 
     // Parent lists, contiguous per class, each parent once.
     parent_links_.clear();
-    for (Id n = 0; n < ids; ++n) {
-      if (!nodes_.live(n)) continue;
+    for (Id n : live_ids_) {
       const auto children = nodes_.children(n);
       for (std::size_t i = 0; i < children.size(); ++i) {
         if (std::find(children.begin(), children.begin() + static_cast<std::ptrdiff_t>(i),
@@ -373,8 +436,7 @@ class EGraph {
       next += info.parent_count;
     }
     parent_links_.resize(next);
-    for (Id n = 0; n < ids; ++n) {
-      if (!nodes_.live(n)) continue;
+    for (Id n : live_ids_) {
       const auto children = nodes_.children(n);
       for (std::size_t i = 0; i < children.size(); ++i) {
         if (std::find(children.begin(), children.begin() + static_cast<std::ptrdiff_t>(i),
@@ -412,8 +474,8 @@ class EGraph {
     for (std::size_t op = 1; op < op_class_begin_.size(); ++op)
       op_class_begin_[op] += op_class_begin_[op - 1];
     op_classes_.resize(op_class_begin_.back());
-    counts.assign(op_class_begin_.begin(), op_class_begin_.end());
-    for_each_class_op([&](Id c, OpCode op) { op_classes_[counts[op]++] = c; });
+    std::vector<std::uint32_t> cursor(op_class_begin_.begin(), op_class_begin_.end());
+    for_each_class_op([&](Id c, OpCode op) { op_classes_[cursor[op]++] = c; });
   }
 
   std::span<const Id> nodes_of_unchecked(Id eclass) const {
@@ -425,21 +487,24 @@ class EGraph {
   NodeStore nodes_;
   UnionFind uf_;
   Hashcons hashcons_;
-  std::vector<ClassInfo> classes_;           // by id; meaningful for canonical ids
-  std::vector<Data> data_;                   // by id; meaningful for canonical ids
-  std::vector<std::uint32_t> node_stamps_;   // by node: epoch added or last re-canonicalized
-  std::vector<std::uint32_t> data_stamps_;   // by id: epoch the class's data last changed
-  std::vector<std::uint32_t> merge_stamps_;  // by id: epoch another class last merged into it
-  std::vector<Id> node_classes_;             // by node: its class at the last rebuild
-  std::vector<std::uint8_t> blacklist_;      // by node: 1 when extraction must not pick it
-  std::vector<ParentLink> parent_links_;
-  std::vector<Id> pending_;           // e-nodes whose children may have merged
-  std::vector<Id> analysis_pending_;  // e-nodes whose children's data changed
-  std::vector<Id> class_ids_;         // canonical classes, ascending
-  std::vector<Id> class_nodes_;       // live e-nodes grouped by class
+  BigVector<ClassInfo> classes_;           // by id; meaningful for canonical ids
+  BigVector<Data> data_;                   // by id; meaningful for canonical ids
+  BigVector<std::uint32_t> node_stamps_;   // by node: epoch added or last re-canonicalized
+  BigVector<std::uint32_t> data_stamps_;   // by id: epoch the class's data last changed
+  BigVector<std::uint32_t> merge_stamps_;  // by id: epoch another class last merged into it
+  BigVector<Id> node_classes_;             // by node: its class at the last rebuild
+  BigVector<std::uint8_t> blacklist_;      // by node: 1 when extraction must not pick it
+  BigVector<ParentLink> parent_links_;
+  BigVector<Id> pending_;                 // e-nodes whose children may have merged
+  std::vector<Id> analysis_pending_;      // e-nodes whose children's data changed
+  std::vector<Id> class_ids_;             // canonical classes, ascending
+  BigVector<Id> class_nodes_;             // live e-nodes grouped by class
+  BigVector<IndexedNode> class_entries_;  // class_nodes_ with their content, for matching
+  BigVector<Id> live_ids_;                // live e-nodes at the last rebuild, ascending
+  std::size_t indexed_ids_ = 0;           // ids at the last rebuild
   std::vector<std::uint32_t> op_class_begin_{0};
   std::vector<Id> op_classes_;
-  std::vector<std::uint32_t> scratch_counts_;
+  BigVector<std::uint32_t> scratch_counts_;  // by id, all zero outside rebuild_indexes
   std::size_t live_nodes_ = 0;
   std::size_t unions_ = 0;
   std::size_t blacklisted_nodes_ = 0;

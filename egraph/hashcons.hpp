@@ -1,9 +1,12 @@
 // The hashcons: an open-addressing table (linear probing, backward-shift deletion, power-of-two
-// capacity) from e-node content to the live e-node holding it. A slot holds the node id, its full
-// hash and, for e-nodes of at most two children, the content itself; slots are 32 bytes and
-// 32-byte aligned, so a slot never straddles two cache lines and a lookup of a small e-node
-// touches one line. Larger e-nodes are compared against the NodeStore. Operator codes must be
-// below 2^24 (the top byte of a slot's operator word holds the arity). Copying it is a flat copy.
+// capacity) from e-node content to the live e-node holding it. A slot holds the node id, a class id
+// of the node (a hint kept close to the representative: the e-graph writes back what it finds, so
+// a hit rarely has to read the union-find entry of the node itself, a cache miss in a large
+// e-graph), the low half of the hash and, for e-nodes of at most two children, the content itself;
+// slots are 32 bytes and 32-byte aligned, so a slot never straddles two cache lines and a lookup of
+// a small e-node touches one line. Larger e-nodes are compared against the NodeStore. Operator
+// codes must be below 2^24 (the top byte of a slot's operator word holds the arity). Copying it is
+// a flat copy.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "egraph/huge_pages.hpp"
 #include "egraph/id.hpp"
 #include "egraph/node_store.hpp"
 
@@ -19,32 +23,40 @@ namespace mctsat::egraph {
 
 class Hashcons {
  public:
-  // The node with this content, or kNoId.
-  Id find(const NodeStore& nodes, OpCode op, std::int64_t payload, std::span<const Id> children,
-          std::uint64_t hash) const {
-    if (slots_.empty()) return kNoId;
-    const auto tag = static_cast<std::uint32_t>(hash >> 32);
+  static constexpr std::size_t kNotFound = ~std::size_t{0};
+
+  // The slot of the node with this content, or kNotFound.
+  std::size_t find(const NodeStore& nodes, OpCode op, std::int64_t payload,
+                   std::span<const Id> children, std::uint64_t hash) const {
+    if (slots_.empty()) return kNotFound;
+    const auto home = static_cast<std::uint32_t>(hash);
     const std::uint32_t op_arity = pack(op, children.size());
     for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
       const Slot& slot = slots_[i];
-      if (slot.node == kNoId) return kNoId;
-      if (slot.tag != tag) continue;
+      if (slot.node == kNoId) return kNotFound;
+      // The hash bits above the table's index bits filter before the content is compared.
+      if (slot.home != home) continue;
       if (children.size() <= kInline) {
         if (slot.op_arity == op_arity && slot.payload == payload &&
             (children.empty() || slot.children[0] == children[0]) &&
             (children.size() < 2 || slot.children[1] == children[1]))
-          return slot.node;
+          return i;
       } else if (same_enode(nodes.get(slot.node), op, payload, children)) {
-        return slot.node;
+        return i;
       }
     }
   }
+  // A found slot's node, and the class hint: some id of the node's class (initially the node's
+  // own, then whatever set_class stored).
+  Id node_at(std::size_t slot) const { return slots_[slot].node; }
+  Id class_at(std::size_t slot) const { return slots_[slot].eclass; }
+  void set_class(std::size_t slot, Id eclass) { slots_[slot].eclass = eclass; }
 
-  // Inserts a node whose content is not present yet.
-  void insert(Id node, const ENodeRef& content, std::uint64_t hash) {
+  // Inserts a node whose content is not present yet; `eclass` is an id of its class.
+  void insert(Id node, const ENodeRef& content, std::uint64_t hash, Id eclass) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     Slot slot{node,
-              static_cast<std::uint32_t>(hash >> 32),
+              eclass,
               static_cast<std::uint32_t>(hash),
               pack(content.op, content.children.size()),
               {0, 0},
@@ -89,8 +101,8 @@ class Hashcons {
   static constexpr std::size_t kInline = 2;
   struct alignas(32) Slot {
     Id node = kNoId;
-    std::uint32_t tag = 0;   // high half of the hash: a cheap filter before comparing content
-    std::uint32_t home = 0;  // low half of the hash: where the probe run starts
+    Id eclass = kNoId;       // an id of the node's class (see class_at)
+    std::uint32_t home = 0;  // low half of the hash: where the probe run starts, and a filter
     // The content (for e-nodes of at most kInline children): operator and arity (see pack),
     // children, payload.
     std::uint32_t op_arity = 0;
@@ -112,7 +124,7 @@ class Hashcons {
   }
 
   void grow() {
-    std::vector<Slot> old = std::move(slots_);
+    BigVector<Slot> old = std::move(slots_);
     slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
     mask_ = slots_.size() - 1;
     for (const Slot& slot : old) {
@@ -120,7 +132,7 @@ class Hashcons {
     }
   }
 
-  std::vector<Slot> slots_;
+  BigVector<Slot> slots_;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "egraph/egraph.hpp"
+#include "egraph/huge_pages.hpp"
 #include "egraph/program.hpp"
 
 namespace mctsat::egraph {
@@ -19,8 +20,8 @@ namespace mctsat::egraph {
 struct Matches {
   std::uint32_t num_vars = 0;
   std::uint32_t num_roots = 1;  // source patterns per match
-  std::vector<Id> roots;        // size() * num_roots
-  std::vector<Id> substs;       // size() * num_vars
+  BigVector<Id> roots;          // size() * num_roots
+  BigVector<Id> substs;         // size() * num_vars
   std::size_t skipped = 0;      // matches left out as already applied (see Machine's skip_before)
 
   std::size_t size() const { return roots.size() / num_roots; }
@@ -67,7 +68,10 @@ class Machine {
         skip_before_(program.root_is_var ? 0 : skip_before),
         check_data_(check_data),
         registers_(program.registers, kNoId),
-        bound_(program.binds, kNoId) {}
+        bound_stamps_(program.binds, 0),
+        var_register_(out.num_vars, kNoRegister) {
+    for (const auto& [var, reg] : program.var_registers) var_register_[var] = reg;
+  }
 
   // Appends the matches of the program rooted anywhere in the e-graph; stops at the limit.
   void search_all() {
@@ -91,11 +95,11 @@ class Machine {
     const Instruction& ins = program_.instructions[pc];
     switch (ins.kind) {
       case Instruction::Kind::kBind:
-        for (Id node : egraph_.nodes_of(registers_[ins.in], ins.op)) {
-          const ENodeRef e = egraph_.node(node);
-          if (e.payload != ins.payload || e.children.size() != ins.arity) continue;
-          std::copy(e.children.begin(), e.children.end(), registers_.begin() + ins.out);
-          bound_[ins.depth] = node;
+        for (const auto& e : egraph_.indexed_nodes_of(registers_[ins.in], ins.op)) {
+          if (e.payload != ins.payload || e.arity != ins.arity) continue;
+          const std::span<const Id> children = egraph_.children(e);
+          std::copy(children.begin(), children.end(), registers_.begin() + ins.out);
+          bound_stamps_[ins.depth] = e.stamp;
           if (!run(pc + 1)) return false;
         }
         return true;
@@ -110,12 +114,8 @@ class Machine {
           return true;
         }
         out_.roots.push_back(registers_[0]);
-        {
-          const std::size_t base = out_.substs.size();
-          out_.substs.resize(base + out_.num_vars, kNoId);
-          for (const auto& [var, reg] : program_.var_registers)
-            out_.substs[base + var] = registers_[reg];
-        }
+        for (const std::uint32_t reg : var_register_)
+          out_.substs.push_back(reg == kNoRegister ? kNoId : registers_[reg]);
         return out_.size() < limit_;
     }
     return true;
@@ -123,8 +123,8 @@ class Machine {
 
   bool already_applied() const {
     if (skip_before_ == 0) return false;
-    for (Id node : bound_) {
-      if (egraph_.node_stamp(node) >= skip_before_) return false;
+    for (std::uint32_t stamp : bound_stamps_) {
+      if (stamp >= skip_before_) return false;
     }
     for (std::uint32_t reg : program_.equality_registers) {
       if (egraph_.merge_stamp(registers_[reg]) >= skip_before_) return false;
@@ -143,10 +143,24 @@ class Machine {
   std::size_t limit_;
   std::uint32_t skip_before_;
   bool check_data_;
+  static constexpr std::uint32_t kNoRegister = ~std::uint32_t{0};
   std::vector<Id> registers_;
-  std::vector<Id> bound_;  // the e-node each Bind chose, by Bind depth
+  std::vector<std::uint32_t> bound_stamps_;  // the stamp of the e-node each Bind chose, by depth
+  std::vector<std::uint32_t> var_register_;  // by variable: its register, or kNoRegister
   std::vector<Id> ground_;
 };
+
+// All matches of a program, up to `limit`, into `out` (replacing its contents; its buffers are
+// reused, so a caller searching every iteration keeps them warm).
+template <class Analysis>
+void search_into(const EGraph<Analysis>& egraph, const Program& program, std::uint32_t num_vars,
+                 Matches& out, std::size_t limit = std::numeric_limits<std::size_t>::max(),
+                 std::uint32_t skip_before = 0, bool check_data = false) {
+  out.clear();
+  out.num_vars = num_vars;
+  out.num_roots = 1;
+  Machine<Analysis>(egraph, program, out, limit, skip_before, check_data).search_all();
+}
 
 // Convenience: all matches of a program, up to `limit`.
 template <class Analysis>
@@ -154,8 +168,7 @@ Matches search(const EGraph<Analysis>& egraph, const Program& program, std::uint
                std::size_t limit = std::numeric_limits<std::size_t>::max(),
                std::uint32_t skip_before = 0, bool check_data = false) {
   Matches matches;
-  matches.num_vars = num_vars;
-  Machine<Analysis>(egraph, program, matches, limit, skip_before, check_data).search_all();
+  search_into(egraph, program, num_vars, matches, limit, skip_before, check_data);
   return matches;
 }
 

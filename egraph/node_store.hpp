@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "egraph/huge_pages.hpp"
 #include "egraph/id.hpp"
 
 namespace mctsat::egraph {
@@ -63,8 +64,8 @@ class NodeStore {
     Id slots[kInline];
     std::int64_t payload;
   };
-  std::vector<Record> records_;
-  std::vector<Id> children_;
+  BigVector<Record> records_;
+  BigVector<Id> children_;
 };
 
 // The hash of an e-node's content (stable across runs and platforms).

@@ -81,14 +81,24 @@ class Rewrite {
   Matches search(const EGraph<Analysis>& egraph,
                  std::size_t limit = std::numeric_limits<std::size_t>::max(),
                  std::uint32_t skip_before = 0) const {
+    Matches matches;
+    search_into(egraph, matches, limit, skip_before);
+    return matches;
+  }
+  // The same into `out`, reusing its buffers (the runner keeps them across iterations).
+  void search_into(const EGraph<Analysis>& egraph, Matches& out,
+                   std::size_t limit = std::numeric_limits<std::size_t>::max(),
+                   std::uint32_t skip_before = 0) const {
     const bool check_data = !conditions_.empty() || Analysis::kMayReject;
-    if (!multi())
-      return egraph::search(egraph, programs_[0], num_vars_, limit, skip_before, check_data);
+    if (!multi()) {
+      egraph::search_into(egraph, programs_[0], num_vars_, out, limit, skip_before, check_data);
+      return;
+    }
     std::vector<Matches> parts;
     // Each pattern's matches in full: cutting them before the join could lose joined matches.
     for (const Program& program : programs_)
       parts.push_back(egraph::search(egraph, program, num_vars_));
-    return join_matches(parts, limit);
+    out = join_matches(parts, limit);
   }
 
   // Apply phase: instantiates the right-hand sides for each match that passes the conditions and

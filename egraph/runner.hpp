@@ -93,6 +93,7 @@ class Runner {
     RunReport report;
     // Per rule: the epoch before which every class's matches were already applied by this rule.
     std::vector<std::uint32_t> skip_before(rules.size(), 0);
+    std::vector<Matches> matches(rules.size());  // per rule, reused by every iteration
     for (std::size_t iteration = 0;; ++iteration) {
       if (const auto stop = check_limits(egraph, iteration, start)) {
         report.stop = *stop;
@@ -102,7 +103,8 @@ class Runner {
       for (std::size_t r = 0; r < rules.size(); ++r)
         enabled[r] = (!rules[r]->multi() || iteration < options_.multi_iterations) &&
                      scheduler.can_search(iteration, r);
-      IterationStats stats = iterate(egraph, rules, enabled, iteration, &scheduler, skip_before);
+      IterationStats stats =
+          iterate(egraph, rules, enabled, iteration, &scheduler, skip_before, matches);
       report.iterations.push_back(stats);
       if (options_.after_iteration && !options_.after_iteration(egraph, stats)) {
         report.stop = StopReason::kOther;
@@ -126,7 +128,8 @@ class Runner {
                                const std::vector<bool>& enabled, std::size_t iteration = 0) const {
     if (!egraph.clean()) egraph.rebuild();
     std::vector<std::uint32_t> no_skipping(rules.size(), 0);
-    return iterate(egraph, rules, enabled, iteration, nullptr, no_skipping);
+    std::vector<Matches> matches(rules.size());
+    return iterate(egraph, rules, enabled, iteration, nullptr, no_skipping, matches);
   }
 
  private:
@@ -147,10 +150,12 @@ class Runner {
 
   // One iteration. `skip_before` (per rule) enables semi-naive matching and is updated: after a
   // complete search and application (nothing truncated, dropped or filtered), the rule may skip
-  // matches in classes unchanged since this iteration's search.
+  // matches in classes unchanged since this iteration's search. `matches` (one per rule) holds the
+  // search results; its buffers are reused from iteration to iteration.
   IterationStats iterate(EGraph<Analysis>& egraph, Rules rules, const std::vector<bool>& enabled,
                          std::size_t iteration, Scheduler* scheduler,
-                         std::vector<std::uint32_t>& skip_before) const {
+                         std::vector<std::uint32_t>& skip_before,
+                         std::vector<Matches>& matches) const {
     // Changes made from here on carry a stamp above every class this search sees.
     const std::uint32_t epoch = egraph.epoch() + 1;
     egraph.set_epoch(epoch);
@@ -165,10 +170,13 @@ class Runner {
     if (scheduler)
       for (std::size_t r = 0; r < rules.size(); ++r)
         if (enabled[r]) limits[r] = scheduler->search_limit(iteration, r);
-    std::vector<Matches> matches(rules.size());
     auto search_rule = [&](std::size_t r) {
-      if (enabled[r])
-        matches[r] = rules[r]->search(egraph, limits[r], rules[r]->multi() ? 0 : skip_before[r]);
+      if (enabled[r]) {
+        rules[r]->search_into(egraph, matches[r], limits[r],
+                              rules[r]->multi() ? 0 : skip_before[r]);
+      } else {
+        matches[r].clear();
+      }
     };
     if (options_.threads <= 1) {
       for (std::size_t r = 0; r < rules.size(); ++r) search_rule(r);

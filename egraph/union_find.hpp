@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "egraph/huge_pages.hpp"
 #include "egraph/id.hpp"
 
 namespace mctsat::egraph {
@@ -39,7 +40,7 @@ class UnionFind {
   }
 
  private:
-  std::vector<Id> parent_;
+  BigVector<Id> parent_;
 };
 
 }  // namespace mctsat::egraph
