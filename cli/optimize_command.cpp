@@ -1,8 +1,10 @@
 // `mctsat optimize MODEL`: loads a model and rule files, runs a search strategy, extracts the
 // cheapest graph and reports original and optimized cost, speedup, time split, e-graph size,
 // stop reason and the rules used; optionally writes the optimized graph and a JSON report, and
-// checks numerically that the optimized graph computes the same outputs.
+// checks numerically that the optimized graph computes the same outputs, and measures the real
+// speedup on this CPU with oneDNN (--measure).
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,6 +16,7 @@
 #include "cli/progress_line.hpp"
 #include "dsl/rule_library.hpp"
 #include "frontend/model_io.hpp"
+#include "search/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "search/optimizer.hpp"
 #include "support/files.hpp"
@@ -32,6 +35,8 @@ struct OptimizeCliOptions {
   ModelOptions model_options;
   std::string output, report_path;
   bool json = false, quiet = false, check = false, no_cycle_filter = false, verify_rules = false;
+  bool measure = false;
+  search::SpeedupMeasureOptions measure_options;
   std::size_t threads = 1;
   double memory_limit_mb = 0;  // 0: none
   double tolerance = 1e-6;
@@ -85,6 +90,27 @@ void print_report(const nlohmann::json& r) {
         "  check           {} (max relative difference {:.3g}, tolerance {:.3g})\n",
         c["passed"].get<bool>() ? "passed" : "FAILED", c["max_relative_difference"].get<double>(),
         c["tolerance"].get<double>());
+  }
+  if (r.contains("measured")) {
+    const auto& m = r["measured"];
+    std::cout << fmt::format(
+        "  measured        original {:.3f} ms, optimized {:.3f} ms (medians of {} interleaved "
+        "oneDNN runs, {} thread{})\n",
+        m["original"]["median_ms"].get<double>(), m["optimized"]["median_ms"].get<double>(),
+        m["runs"].get<int>(), m["threads"].get<int>(), m["threads"] == 1 ? "" : "s");
+    std::cout << fmt::format(
+        "                  speedup {:+.2f}% (estimated {:+.2f}%), paired runs' interquartile "
+        "range {:+.2f}% to {:+.2f}%\n",
+        m["speedup_percent"].get<double>(), r["speedup_percent"].get<double>(),
+        m["speedup_percent_q1"].get<double>(), m["speedup_percent_q3"].get<double>());
+    std::cout << fmt::format(
+        "                  original {:.3f}-{:.3f} ms, optimized {:.3f}-{:.3f} ms (min-max); {}\n",
+        m["original"]["min_ms"].get<double>(), m["original"]["max_ms"].get<double>(),
+        m["optimized"]["min_ms"].get<double>(), m["optimized"]["max_ms"].get<double>(),
+        m["outputs_finite"].get<bool>()
+            ? fmt::format("max relative output difference {:.3g}",
+                          m["max_relative_difference"].get<double>())
+            : std::string("outputs overflow (NaN or infinity): not compared"));
   }
 }
 
@@ -188,7 +214,7 @@ void add_optimize_command(CLI::App& app) {
   options->cost.add_to(*command);
   options->model_options.add_to(*command);
   command->add_option("-o,--output", options->output,
-                      "Write the optimized graph (.json, .onnx, .dot)");
+                      "Write the optimized graph (.json, .onnx, .dot, .svg)");
   command->add_option("--report", options->report_path, "Write the report as JSON to this file");
   command->add_flag("--check", options->check,
                     "Check numerically that the optimized graph computes the same outputs");
@@ -196,6 +222,22 @@ void add_optimize_command(CLI::App& app) {
       ->add_option("--tolerance", options->tolerance,
                    "--check: largest relative difference allowed")
       ->capture_default_str();
+  CLI::Option* measure = command->add_flag(
+      "--measure", options->measure,
+      "Run the original and the optimized graph with oneDNN on this CPU, interleaved, and report "
+      "the real speedup next to the estimate (with the largest output difference)");
+  command
+      ->add_option("--measure-runs", options->measure_options.runs,
+                   "--measure: timed runs of each graph (after 3 warm-up runs)")
+      ->check(CLI::PositiveNumber)
+      ->needs(measure)
+      ->capture_default_str();
+  command
+      ->add_option("--measure-threads", options->measure_options.threads,
+                   "--measure: oneDNN threads (default: OpenMP's, i.e. OMP_NUM_THREADS or all "
+                   "cores)")
+      ->check(CLI::PositiveNumber)
+      ->needs(measure);
   command->add_flag("--verify-rules", options->verify_rules,
                     "Verify the rules first (cached); refuse to run with one that fails");
   command->add_flag("--json", options->json, "Print the report as JSON");
@@ -218,6 +260,9 @@ void add_optimize_command(CLI::App& app) {
       verify::require_sound(library, selected);
     }
     const auto model = o.cost.make();
+    // Prepared before the search, so that a graph oneDNN cannot run fails at once.
+    std::optional<search::SpeedupMeasurement> measurement;
+    if (o.measure) measurement.emplace(graph, o.measure_options);
     search::OptimizeResult result;
     {
       const std::string& strategy = o.search.strategy;
@@ -231,6 +276,7 @@ void add_optimize_command(CLI::App& app) {
     nlohmann::json report = build_report(o, result, graph, model->name());
     if (o.check)
       report["check"] = check_equivalence(graph, result.graph, o.tolerance, o.check_seed);
+    if (measurement) report["measured"] = measurement->measure(result.graph);
     if (!o.output.empty()) frontend::save_model(result.graph, o.output);
     if (!o.report_path.empty()) write_file_atomically(o.report_path, report.dump(2) + "\n");
     if (o.json) {

@@ -1,8 +1,11 @@
 // `mctsat profile MODEL`: times every operator of a model with oneDNN (the measured cost model),
 // filling the per-machine cache, and prints the slowest operators next to the roofline estimate
-// of a device profile, with the rank correlation between the two.
+// of a device profile, with the rank correlation between the two. `--calibrate OUT.json` fits
+// the roofline profile's numbers to the timings (tensor/profile_calibration.hpp), writes the
+// profile and compares how well it and the starting profile predict them.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <numeric>
 
@@ -11,11 +14,14 @@
 
 #include "cli/commands.hpp"
 #include "frontend/model_io.hpp"
+#include "support/files.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/device_profile.hpp"
 #include "tensor/dnnl_executor.hpp"
 #include "tensor/measured_cost_model.hpp"
+#include "tensor/profile_calibration.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tensor/timed_execution.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -24,6 +30,7 @@ struct ProfileOptions {
   std::string model;
   std::string cache;
   std::string device = "cpu-2core";
+  std::string calibrate;  // where to write the calibrated profile ("": no calibration)
   std::size_t top = 10;
   int threads = 0;
   bool json = false;
@@ -60,6 +67,72 @@ double rank_correlation(const std::vector<double>& x, const std::vector<double>&
   return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0;
 }
 
+// How well per-node predictions match per-node measurements, over the nodes with a measured time.
+nlohmann::json prediction_quality(const std::string& profile,
+                                  const std::vector<tensor::NodeCost>& measured,
+                                  const std::vector<tensor::NodeCost>& predicted) {
+  std::vector<double> xs, ys, errors;
+  double measured_total = 0, predicted_total = 0;
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    if (!(measured[i].cost_ms > 0)) continue;
+    xs.push_back(measured[i].cost_ms);
+    ys.push_back(predicted[i].cost_ms);
+    errors.push_back(100 * std::abs(predicted[i].cost_ms / measured[i].cost_ms - 1));
+    measured_total += measured[i].cost_ms;
+    predicted_total += predicted[i].cost_ms;
+  }
+  return {{"profile", profile},
+          {"predicted_ms", predicted_total},
+          {"rank_correlation", xs.size() >= 2 ? rank_correlation(xs, ys) : 0.0},
+          {"total_error_percent",
+           measured_total > 0 ? 100 * (predicted_total / measured_total - 1) : 0.0},
+          {"median_operator_error_percent", tensor::quantile(errors, 0.5)}};
+}
+
+// Fits a profile to the measurements, writes it to options.calibrate, reads it back and compares
+// its predictions with those of the starting profile.
+nlohmann::json calibrate(const ProfileOptions& options, const tensor::Graph& graph,
+                         const tensor::MeasuredCostModel& measured,
+                         const tensor::RooflineCostModel& start,
+                         const std::vector<tensor::NodeCost>& measured_costs) {
+  std::vector<tensor::CalibrationSample> samples;
+  tensor::for_each_priced_instance(graph, [&](tensor::NodeId, const tensor::OpInstance& op) {
+    const double ms = measured.cost(op);
+    if (ms > 0) samples.push_back(tensor::calibration_sample(start.estimate(op), ms));
+  });
+  const tensor::Calibration calibration = tensor::calibrate_profile(samples, start.profile());
+  tensor::DeviceProfile profile = calibration.profile;
+  const std::string machine = measured.table().machine();
+  profile.name = std::filesystem::path(options.calibrate).stem().string();
+  if (profile.name.empty()) profile.name = "calibrated";
+  profile.description = fmt::format(
+      "This machine ({}) as the roofline model sees it: fitted by `mctsat profile {} --calibrate` "
+      "to oneDNN timings of {} operators, starting from '{}'.",
+      machine, options.model, samples.size(), start.profile().name);
+  profile.sources = {
+      fmt::format("{} per-operator oneDNN timings of model {} (measured-cost cache {})",
+                  samples.size(), options.model, measured.cache_path())};
+  write_file_atomically(options.calibrate, tensor::format_profile(profile));
+  // What the cost options will load: the file as written.
+  const tensor::RooflineCostModel calibrated(tensor::load_profile_file(options.calibrate));
+
+  return {{"file", options.calibrate},
+          {"profile",
+           {{"name", profile.name},
+            {"peak_flops", profile.peak_flops},
+            {"memory_bandwidth", profile.memory_bandwidth},
+            {"launch_overhead_s", profile.launch_overhead_s},
+            {"saturation_elements", profile.saturation_elements}}},
+          {"operators", samples.size()},
+          {"compute_bound", calibration.compute_bound},
+          {"memory_bound", calibration.memory_bound},
+          {"error_factor", std::exp(calibration.log_rms)},
+          {"before", prediction_quality(start.profile().name, measured_costs,
+                                        tensor::node_costs(graph, start))},
+          {"after", prediction_quality(profile.name, measured_costs,
+                                       tensor::node_costs(graph, calibrated))}};
+}
+
 nlohmann::json build_report(const ProfileOptions& options, const tensor::Graph& graph) {
   if (options.threads > 0) tensor::set_executor_threads(options.threads);
   tensor::MeasuredCostModel measured(options.cache.empty() ? tensor::default_measured_cache_path()
@@ -68,6 +141,9 @@ nlohmann::json build_report(const ProfileOptions& options, const tensor::Graph& 
   const std::vector<tensor::NodeCost> measured_costs = tensor::node_costs(graph, measured);
   const std::vector<tensor::NodeCost> roofline_costs = tensor::node_costs(graph, roofline);
   measured.save();
+  nlohmann::json calibration;
+  if (!options.calibrate.empty())
+    calibration = calibrate(options, graph, measured, roofline, measured_costs);
 
   struct Row {
     tensor::NodeId node;
@@ -97,16 +173,18 @@ nlohmann::json build_report(const ProfileOptions& options, const tensor::Graph& 
                        {"measured_ms", rows[i].measured_ms},
                        {"roofline_ms", rows[i].roofline_ms}});
   }
-  return {{"model", options.model},
-          {"machine", measured.table().machine()},
-          {"cache", measured.cache_path()},
-          {"timed_operators", rows.size()},
-          {"newly_measured", measured.measured_count()},
-          {"measured_ms", measured_total},
-          {"roofline", roofline.name()},
-          {"roofline_ms", roofline_total},
-          {"rank_correlation", rows.size() >= 2 ? rank_correlation(xs, ys) : 0.0},
-          {"slowest", slowest}};
+  nlohmann::json report = {{"model", options.model},
+                           {"machine", measured.table().machine()},
+                           {"cache", measured.cache_path()},
+                           {"timed_operators", rows.size()},
+                           {"newly_measured", measured.measured_count()},
+                           {"measured_ms", measured_total},
+                           {"roofline", roofline.name()},
+                           {"roofline_ms", roofline_total},
+                           {"rank_correlation", rows.size() >= 2 ? rank_correlation(xs, ys) : 0.0},
+                           {"slowest", slowest}};
+  if (!calibration.is_null()) report["calibration"] = std::move(calibration);
+  return report;
 }
 
 void print_report(const nlohmann::json& r) {
@@ -125,6 +203,29 @@ void print_report(const nlohmann::json& r) {
     std::cout << fmt::format("  {:<20} {:<10} {:9.4f} ms {:9.4f} ms\n",
                              row["node"].get<std::string>(), row["op"].get<std::string>(),
                              row["measured_ms"].get<double>(), row["roofline_ms"].get<double>());
+  if (!r.contains("calibration")) return;
+  const auto& c = r["calibration"];
+  const auto& p = c["profile"];
+  std::cout << fmt::format(
+      "calibrated profile '{}' written to {}: fitted to {} operators ({} compute bound, {} memory "
+      "bound), predicting them within a factor of {:.2f} (geometric root mean square)\n",
+      p["name"].get<std::string>(), c["file"].get<std::string>(), c["operators"].get<std::size_t>(),
+      c["compute_bound"].get<std::size_t>(), c["memory_bound"].get<std::size_t>(),
+      c["error_factor"].get<double>());
+  std::cout << fmt::format(
+      "  peak {:.1f} GFLOP/s, bandwidth {:.1f} GB/s, launch overhead {:.3g} us, saturation {:.0f} "
+      "elements\n",
+      p["peak_flops"].get<double>() / 1e9, p["memory_bandwidth"].get<double>() / 1e9,
+      p["launch_overhead_s"].get<double>() * 1e6, p["saturation_elements"].get<double>());
+  std::cout << "  profile                predicted   rank correlation   total error   median "
+               "operator error\n";
+  for (const char* which : {"before", "after"}) {
+    const auto& q = c[which];
+    std::cout << fmt::format(
+        "  {:<20} {:9.4f} ms {:18.3f} {:+12.1f}% {:22.1f}%\n", q["profile"].get<std::string>(),
+        q["predicted_ms"].get<double>(), q["rank_correlation"].get<double>(),
+        q["total_error_percent"].get<double>(), q["median_operator_error_percent"].get<double>());
+  }
 }
 
 }  // namespace
@@ -142,6 +243,9 @@ void add_profile_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--top", options->top, "How many of the slowest operators to list")
       ->capture_default_str();
+  command->add_option("--calibrate", options->calibrate,
+                      "Fit the roofline profile (starting from --device) to the timings and write "
+                      "it to this .json file, which --device FILE.json loads");
   command->add_option("--threads", options->threads, "oneDNN threads (default: OpenMP's)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--json", options->json, "Print JSON");

@@ -6,10 +6,8 @@
 // and the largest difference between their outputs.
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <iostream>
 #include <numeric>
-#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,9 +15,11 @@
 #include "cli/commands.hpp"
 #include "cli/model_options.hpp"
 #include "frontend/model_io.hpp"
+#include "frontend/onnx_opaque_evaluator.hpp"
 #include "support/error.hpp"
 #include "tensor/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
+#include "tensor/timed_execution.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -38,10 +38,6 @@ struct RunOptions {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 nlohmann::json output_summary(const tensor::Graph& graph,
                               const std::vector<tensor::Tensor>& outputs) {
   nlohmann::json list = nlohmann::json::array();
@@ -58,106 +54,56 @@ nlohmann::json output_summary(const tensor::Graph& graph,
   return list;
 }
 
-// Median, minimum and maximum of timings in ms.
-nlohmann::json timing_summary(std::vector<double> ms) {
-  std::sort(ms.begin(), ms.end());
-  const std::size_t n = ms.size();
-  const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
-  return {{"runs", n}, {"median_ms", median}, {"min_ms", ms.front()}, {"max_ms", ms.back()}};
-}
-
-// max |a - b| / max |a| over all outputs, which must have the same shapes.
-double max_relative_difference(const std::vector<tensor::Tensor>& a,
-                               const std::vector<tensor::Tensor>& b) {
-  if (a.size() != b.size())
-    throw Error(fmt::format("the models have {} and {} outputs", a.size(), b.size()));
-  double diff = 0, scale = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i].shape != b[i].shape)
-      throw Error(fmt::format("output {} has shape {} in one model and {} in the other", i,
-                              tensor::shape_string(a[i].shape), tensor::shape_string(b[i].shape)));
-    for (std::size_t j = 0; j < a[i].data.size(); ++j) {
-      diff = std::max(diff, std::abs(a[i].data[j] - b[i].data[j]));
-      scale = std::max(scale, std::abs(a[i].data[j]));
-    }
-  }
-  return scale > 0 ? diff / scale : diff;
-}
-
 nlohmann::json run_reference(const RunOptions& options, const tensor::Graph& graph) {
   if (options.runs > 0 || !options.compare.empty())
     throw Error("--runs and --compare time the oneDNN executor: add --engine dnnl");
   const auto inputs = tensor::random_inputs(graph, options.seed);
-  tensor::InterpretOptions interpret_options;
+  tensor::InterpretOptions interpret_options = frontend::with_onnx_opaque_evaluator({});
   interpret_options.random_weight_seed = options.seed;
   const auto start = Clock::now();
   const std::vector<tensor::Tensor> outputs = tensor::interpret(graph, inputs, interpret_options);
   return {{"model", options.model},
           {"engine", "reference"},
           {"seed", options.seed},
-          {"seconds", seconds_since(start)},
+          {"seconds", std::chrono::duration<double>(Clock::now() - start).count()},
           {"outputs", output_summary(graph, outputs)}};
 }
 
 nlohmann::json run_dnnl(const RunOptions& options, const tensor::Graph& graph) {
   if (options.threads > 0) tensor::set_executor_threads(options.threads);
   const auto inputs = tensor::random_inputs(graph, options.seed);
-  tensor::ExecutorOptions executor_options;
-  executor_options.random_weight_seed = options.seed;
-
-  // Each model: a prepared executor, its outputs on the inputs, its timings.
-  struct Subject {
-    std::string name;
-    tensor::Graph graph;
-    std::optional<tensor::DnnlExecutor> executor;
-    double prepare_seconds = 0;
-    std::vector<tensor::Tensor> outputs;
-    std::vector<double> ms;
-  };
-  std::vector<Subject> subjects;
-  subjects.push_back({options.model, graph, std::nullopt, 0, {}, {}});
-  if (!options.compare.empty())
-    subjects.push_back(
-        {options.compare, frontend::load_model(options.compare), std::nullopt, 0, {}, {}});
-  for (Subject& s : subjects) {
-    const auto start = Clock::now();
-    s.executor.emplace(s.graph, executor_options);
-    s.executor->set_inputs(inputs);
-    s.prepare_seconds = seconds_since(start);
-    s.executor->execute();
-    s.outputs = s.executor->outputs();
-    for (int i = 0; i < options.warmup; ++i) s.executor->execute();
+  std::vector<std::string> names{options.model};
+  std::vector<tensor::TimedGraph> timed;
+  timed.emplace_back(graph, inputs, options.seed);
+  if (!options.compare.empty()) {
+    names.push_back(options.compare);
+    timed.emplace_back(frontend::load_model(options.compare), inputs, options.seed);
   }
-  // Interleaved, alternating which model goes first, so drifts in machine load hit both alike.
-  for (int run = 0; run < options.runs; ++run) {
-    for (std::size_t k = 0; k < subjects.size(); ++k) {
-      Subject& s = subjects[(k + static_cast<std::size_t>(run)) % subjects.size()];
-      const auto start = Clock::now();
-      s.executor->execute();
-      s.ms.push_back(seconds_since(start) * 1e3);
-    }
-  }
+  tensor::time_interleaved(timed, options.runs, options.warmup);
 
   nlohmann::json report = {{"model", options.model},
                            {"engine", "dnnl"},
                            {"seed", options.seed},
                            {"threads", tensor::executor_threads()},
-                           {"primitives", subjects[0].executor->primitive_count()},
-                           {"prepare_seconds", subjects[0].prepare_seconds},
-                           {"outputs", output_summary(graph, subjects[0].outputs)}};
-  if (options.runs > 0) report["timing"] = timing_summary(subjects[0].ms);
-  if (subjects.size() == 2) {
-    const Subject& other = subjects[1];
+                           {"primitives", timed[0].primitives()},
+                           {"prepare_seconds", timed[0].prepare_seconds()},
+                           {"outputs", output_summary(graph, timed[0].outputs())}};
+  const auto original = tensor::TimingStats::of(timed[0].times_ms());
+  if (options.runs > 0) report["timing"] = original.to_json();
+  if (timed.size() == 2) {
+    const tensor::TimedGraph& other = timed[1];
     nlohmann::json compared = {
-        {"model", other.name},
-        {"primitives", other.executor->primitive_count()},
-        {"prepare_seconds", other.prepare_seconds},
-        {"max_relative_difference", max_relative_difference(subjects[0].outputs, other.outputs)}};
+        {"model", names[1]},
+        {"primitives", other.primitives()},
+        {"prepare_seconds", other.prepare_seconds()},
+        {"outputs_finite",
+         tensor::outputs_finite(timed[0].outputs()) && tensor::outputs_finite(other.outputs())},
+        {"max_relative_difference",
+         tensor::max_relative_difference(timed[0].outputs(), other.outputs())}};
     if (options.runs > 0) {
-      compared["timing"] = timing_summary(other.ms);
-      compared["speedup"] = report["timing"]["median_ms"].get<double>() /
-                                compared["timing"]["median_ms"].get<double>() -
-                            1.0;
+      const auto stats = tensor::TimingStats::of(other.times_ms());
+      compared["timing"] = stats.to_json();
+      compared["speedup"] = original.median_ms / stats.median_ms - 1.0;
     }
     report["compare"] = std::move(compared);
   }
@@ -189,10 +135,12 @@ void print_report(const nlohmann::json& r) {
         out["min"].get<double>(), out["max"].get<double>());
   if (!r.contains("compare")) return;
   const auto& c = r["compare"];
-  std::cout << fmt::format(
-      "compared with {}: {} primitives, max relative output difference {:.2e}\n",
-      c["model"].get<std::string>(), c["primitives"].get<std::size_t>(),
-      c["max_relative_difference"].get<double>());
+  std::cout << fmt::format("compared with {}: {} primitives, {}\n", c["model"].get<std::string>(),
+                           c["primitives"].get<std::size_t>(),
+                           c["outputs_finite"].get<bool>()
+                               ? fmt::format("max relative output difference {:.2e}",
+                                             c["max_relative_difference"].get<double>())
+                               : std::string("outputs overflow (NaN or infinity): not compared"));
   if (c.contains("timing"))
     std::cout << "  time     " << timing_line(c["timing"]) << '\n'
               << fmt::format("  speedup  {:+.2f}% (median against median, runs interleaved)\n",

@@ -8,28 +8,32 @@
 
 namespace mctsat::tensor {
 
-std::vector<NodeCost> node_costs(const Graph& graph, const CostModel& model) {
+void for_each_priced_instance(const Graph& graph,
+                              const std::function<void(NodeId, const OpInstance&)>& f) {
   const std::vector<bool> weight_only = graph.weight_only();
-  std::vector<NodeCost> costs;
-  costs.reserve(graph.size());
   std::vector<TensorType> input_types;
   for (NodeId id = 0; id < graph.size(); ++id) {
     const Node& node = graph.node(id);
-    if (weight_only[id] || signature(node.op).view) {
-      costs.push_back({id, 0.0});
-      continue;
-    }
+    if (weight_only[id] || signature(node.op).view) continue;
     input_types.clear();
     for (const TensorRef& in : node.inputs) input_types.push_back(graph.type_of(in));
-    double cost = 0;
     try {
-      cost = model.cost(OpInstance{node.op, input_types, node.attrs, node.outputs});
+      f(id, OpInstance{node.op, input_types, node.attrs, node.outputs});
     } catch (const Error& e) {
       throw e.located(SourceLocation::at_node(node.name));
     }
-    MCTSAT_ASSERT(std::isfinite(cost) && cost >= 0);
-    costs.push_back({id, cost});
   }
+}
+
+std::vector<NodeCost> node_costs(const Graph& graph, const CostModel& model) {
+  std::vector<NodeCost> costs;
+  costs.reserve(graph.size());
+  for (NodeId id = 0; id < graph.size(); ++id) costs.push_back({id, 0.0});
+  for_each_priced_instance(graph, [&](NodeId id, const OpInstance& instance) {
+    const double cost = model.cost(instance);
+    MCTSAT_ASSERT(std::isfinite(cost) && cost >= 0);
+    costs[id].cost_ms = cost;
+  });
   return costs;
 }
 

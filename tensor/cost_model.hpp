@@ -3,6 +3,7 @@
 // nothing; inputs, weights and views (reshape, split, ...) cost nothing.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,6 +38,11 @@ struct NodeCost {
   double cost_ms;
 };
 
+// Calls f(node, instance) for every node of a validated graph that a cost model prices (all but
+// weight-only nodes and views), in node order. An mctsat::Error thrown by f is rethrown located at
+// the node.
+void for_each_priced_instance(const Graph& graph,
+                              const std::function<void(NodeId, const OpInstance&)>& f);
 // Per-node costs of a validated graph (weight-only nodes and views cost 0), in node order.
 std::vector<NodeCost> node_costs(const Graph& graph, const CostModel& model);
 // Sum of node_costs.

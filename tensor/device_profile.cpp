@@ -110,6 +110,20 @@ DeviceProfile load_profile_file(const std::string& path) {
   return parse_profile(read_text_file(path), path);
 }
 
+std::string format_profile(const DeviceProfile& profile) {
+  nlohmann::ordered_json root = {{"format", kFormat},
+                                 {"version", kVersion},
+                                 {"name", profile.name},
+                                 {"description", profile.description},
+                                 {"peak_flops", profile.peak_flops},
+                                 {"memory_bandwidth", profile.memory_bandwidth},
+                                 {"launch_overhead_s", profile.launch_overhead_s},
+                                 {"saturation_elements", profile.saturation_elements}};
+  if (!profile.notes.empty()) root["notes"] = profile.notes;
+  if (!profile.sources.empty()) root["sources"] = profile.sources;
+  return root.dump(2) + "\n";
+}
+
 namespace {
 
 struct BuiltinProfiles {

@@ -43,6 +43,9 @@ struct DeviceProfile {
 // naming the file and the field.
 DeviceProfile parse_profile(std::string_view json_text, const std::string& file);
 DeviceProfile load_profile_file(const std::string& path);
+// Profile JSON text (with "format" and "version", fields in the order above, 2-space indent) that
+// parse_profile reads back as the same profile.
+std::string format_profile(const DeviceProfile& profile);
 
 // The profiles compiled in from devices/*.json, by name ("a100", "cpu-2core", "h100", ...).
 // An unknown name raises an Error listing the known ones.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -264,6 +265,29 @@ Limits read_limits(const Reader& r, const json& value, const std::string& path, 
   return limits;
 }
 
+std::optional<search::SpeedupMeasureOptions> read_measure(const Reader& r, const json& value) {
+  const std::string path = "/measure";
+  search::SpeedupMeasureOptions options;
+  options.threads = 1;  // runs may go in parallel (--jobs): one oneDNN thread each
+  if (value.is_boolean()) return value.get<bool>() ? std::optional(options) : std::nullopt;
+  if (!value.is_object())
+    r.fail(path, fmt::format("expected true, false or an object {{\"runs\", \"warmup\", "
+                             "\"threads\"}}, got {}",
+                             value.dump()));
+  r.only(value, path, {"runs", "warmup", "threads"});
+  auto count = [&](const char* key, std::uint64_t min, int& out) {
+    if (!value.contains(key)) return;
+    const std::string where = fmt::format("{}/{}", path, key);
+    const std::uint64_t v = r.integer(value[key], where, min);
+    if (v > 100000) r.fail(where, fmt::format("{} is out of range (<= 100000)", v));
+    out = static_cast<int>(v);
+  };
+  count("runs", 1, options.runs);
+  count("warmup", 0, options.warmup);
+  count("threads", 1, options.threads);
+  return options;
+}
+
 std::string resolve(const fs::path& base, const std::string& path) {
   const fs::path p(path);
   return p.is_absolute() ? path : (base / p).lexically_normal().string();
@@ -456,7 +480,7 @@ Study parse_study(const std::string& text, const std::string& path,
   r.object(root, "");
   r.only(root, "",
          {"$schema", "name", "description", "models", "rules", "configurations", "defaults",
-          "cost_models", "seeds", "limits"});
+          "cost_models", "seeds", "limits", "measure"});
   Study study;
   study.file = path;
   study.text = text;
@@ -470,6 +494,7 @@ Study parse_study(const std::string& text, const std::string& path,
   read_models(r, root, base, study);
   read_rules(r, root, base, default_rules, study);
   read_costs(r, root, base, study);
+  if (root.contains("measure")) study.measure = read_measure(r, root["measure"]);
 
   std::vector<std::uint64_t> seeds{1};
   if (root.contains("seeds")) {
@@ -523,7 +548,7 @@ Study parse_study(const std::string& text, const std::string& path,
               run.limits = variant.limits;
               const RulesSpec& rules = study.rules[s];
               const CostSpec& cost = study.costs[k];
-              const json identity = {
+              json identity = {
                   {"model", {study.models[m].name, study.models[m].source}},
                   {"configuration", run.configuration},
                   {"rules",
@@ -532,6 +557,10 @@ Study parse_study(const std::string& text, const std::string& path,
                   {"cost",
                    {cost.spec.model, cost.spec.device, cost.spec.table, cost.spec.fallback}},
                   {"parameters", parameters_json(run.options)}};
+              // Only when on, so that the ids of studies without it stay as they were.
+              if (study.measure)
+                identity["measure"] = {study.measure->runs, study.measure->warmup,
+                                       study.measure->threads};
               run.id = fmt::format("{:016x}", fnv1a(identity.dump()));
               study.runs.push_back(std::move(run));
             }

@@ -7,12 +7,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "dsl/rule_library.hpp"
+#include "search/measured_speedup.hpp"
 #include "search/optimizer.hpp"
 #include "tensor/cost_model_factory.hpp"
 
@@ -60,6 +62,10 @@ struct Study {
   std::vector<RulesSpec> rules;
   std::vector<CostSpec> costs;
   std::vector<RunSpec> runs;  // in grid order
+  // "measure": true or {"runs", "warmup", "threads"}: every run also times the original and the
+  // optimized graph with oneDNN (search/measured_speedup.hpp; one thread unless told otherwise)
+  // and records the real speedup in its report. Unset: no measurement.
+  std::optional<search::SpeedupMeasureOptions> measure;
 };
 
 // Reads and expands a config file. Relative model, rule and cost-table paths are resolved

@@ -81,6 +81,15 @@ std::string speedup_cell(const Cell* cell) {
   return out;
 }
 
+// "+33.10 / -0.40" (estimated / measured, means over the runs), "+33.10 / " without measurements.
+std::string estimated_measured_cell(const Cell* cell) {
+  if (cell == nullptr || cell->ok == 0) return "";
+  std::string out = fmt::format("{:+.2f} / ", cell->speedup.mean);
+  if (cell->measured_speedup.n > 0) out += fmt::format("{:+.2f}", cell->measured_speedup.mean);
+  if (cell->measured_speedup.n >= 2) out += fmt::format(" ± {:.2f}", cell->measured_speedup.std);
+  return out;
+}
+
 std::string time_cell(const Cell* cell) {
   if (cell == nullptr || cell->ok == 0) return "";
   std::string out = fmt::format("{:.3g}", cell->wall_s.mean);
@@ -119,6 +128,7 @@ Summary summarize(const std::vector<json>& records) {
   }
   struct Values {
     std::vector<double> speedup, original, optimized, exploration, extraction, wall, nodes, rss;
+    std::vector<double> measured;
     std::map<std::string, double> rules;
     std::set<std::uint64_t> seeds;
   };
@@ -172,6 +182,10 @@ Summary summarize(const std::vector<json>& records) {
                      result.value("extraction_seconds", 0.0));
     v.nodes.push_back(result.contains("egraph") ? result["egraph"].value("nodes", 0.0) : 0.0);
     v.rss.push_back(record.value("peak_rss_mb", 0.0));
+    if (const auto m = result.find("measured"); m != result.end() && m->is_object() &&
+                                                m->contains("speedup_percent") &&
+                                                (*m)["speedup_percent"].is_number())
+      v.measured.push_back((*m)["speedup_percent"].get<double>());
     if (result.contains("rules_used"))
       for (const json& used : result["rules_used"])
         v.rules[used.value("rule", "?")] += used.value("count", 0.0);
@@ -186,6 +200,8 @@ Summary summarize(const std::vector<json>& records) {
     cell.wall_s = Stats::of(v.wall);
     cell.nodes = Stats::of(v.nodes);
     cell.rss_mb = Stats::of(v.rss);
+    cell.measured_speedup = Stats::of(v.measured);
+    summary.measured = summary.measured || !v.measured.empty();
     for (const auto& [rule, count] : v.rules)
       cell.rules[rule] = count / static_cast<double>(std::max<std::size_t>(cell.ok, 1));
     summary.max_seeds = std::max(summary.max_seeds, v.seeds.size());
@@ -222,6 +238,11 @@ std::string markdown_report(const Summary& s) {
   };
   table(fmt::format("Speedup (%), mean ± std over seeds (up to {} per cell)", s.max_seeds),
         speedup_cell);
+  if (s.measured)
+    table(
+        "Estimated / measured speedup (%): the cost model's estimate and the median of interleaved "
+        "oneDNN runs on this CPU, means over seeds",
+        estimated_measured_cell);
   table("Optimization time (s: exploration + extraction), mean ± std", time_cell);
   table("E-graph nodes at the end of the search, mean", [](const Cell* c) {
     return c == nullptr || c->ok == 0 ? std::string() : fmt::format("{:.0f}", c->nodes.mean);
@@ -249,16 +270,18 @@ std::string summary_csv(const Summary& s) {
   std::string out =
       "model,variant,configuration,ok,failed,speedup_mean,speedup_std,speedup_min,speedup_max,"
       "original_ms,optimized_ms_mean,exploration_s_mean,extraction_s_mean,time_s_mean,time_s_std,"
-      "nodes_mean,peak_rss_mb_max\n";
+      "nodes_mean,peak_rss_mb_max,measured_speedup_mean,measured_speedup_std\n";
   for (const auto& [key, c] : s.cells) {
     const Variant& v = s.variants[key.second];
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(s.models[key.first]),
-        csv_field(v.label), csv_field(v.base_configuration), c.ok, c.failed, number(c.speedup.mean),
-        number(c.speedup.std), number(c.speedup.min), number(c.speedup.max),
-        number(c.original_ms.mean), number(c.optimized_ms.mean), number(c.exploration_s.mean),
-        number(c.extraction_s.mean), number(c.wall_s.mean), number(c.wall_s.std),
-        number(c.nodes.mean, 1), number(c.rss_mb.max, 1));
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        csv_field(s.models[key.first]), csv_field(v.label), csv_field(v.base_configuration), c.ok,
+        c.failed, number(c.speedup.mean), number(c.speedup.std), number(c.speedup.min),
+        number(c.speedup.max), number(c.original_ms.mean), number(c.optimized_ms.mean),
+        number(c.exploration_s.mean), number(c.extraction_s.mean), number(c.wall_s.mean),
+        number(c.wall_s.std), number(c.nodes.mean, 1), number(c.rss_mb.max, 1),
+        c.measured_speedup.n > 0 ? number(c.measured_speedup.mean) : "",
+        c.measured_speedup.n > 0 ? number(c.measured_speedup.std) : "");
   }
   return out;
 }
@@ -267,12 +290,19 @@ std::string runs_csv(const std::vector<json>& records) {
   std::string out =
       "index,id,model,configuration,rules,cost_model,seed,status,original_ms,optimized_ms,"
       "speedup_percent,exploration_s,extraction_s,wall_s,nodes,classes,iterations,stop_reason,"
-      "peak_rss_mb,message\n";
+      "peak_rss_mb,message,measured_original_ms,measured_optimized_ms,measured_speedup_percent,"
+      "max_relative_difference\n";
   for (const json& r : records) {
     const json& result = r.value("result", json());
     const bool ok = r.value("status", "") == "ok" && result.is_object();
     auto field = [&](const char* key) { return ok ? number(result.value(key, 0.0)) : ""; };
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+    const json measured = ok ? result.value("measured", json()) : json();
+    auto measured_field = [&](const json::json_pointer& pointer) {
+      return measured.is_object() && measured.contains(pointer) && measured[pointer].is_number()
+                 ? fmt::format("{:.6g}", measured[pointer].get<double>())
+                 : "";
+    };
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                        r.value("index", 0), r.value("id", ""), csv_field(r.value("model", "")),
                        csv_field(r.value("configuration", "")), csv_field(rules_name(r)),
                        csv_field(cost_name(r)), r.value("seed", 0), r.value("status", ""),
@@ -283,7 +313,11 @@ std::string runs_csv(const std::vector<json>& records) {
                        ok ? std::to_string(result["egraph"].value("classes", 0)) : "",
                        ok ? std::to_string(result.value("iterations", 0)) : "",
                        ok ? csv_field(result.value("stop_reason", "")) : "",
-                       number(r.value("peak_rss_mb", 0.0), 1), csv_field(r.value("message", "")));
+                       number(r.value("peak_rss_mb", 0.0), 1), csv_field(r.value("message", "")),
+                       measured_field(json::json_pointer("/original/median_ms")),
+                       measured_field(json::json_pointer("/optimized/median_ms")),
+                       measured_field(json::json_pointer("/speedup_percent")),
+                       measured_field(json::json_pointer("/max_relative_difference")));
   }
   return out;
 }

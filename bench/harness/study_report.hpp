@@ -1,6 +1,7 @@
 // Summaries of a study's run records: per model x configuration (rule set and cost model
 // included when a study varies them), the mean and standard deviation over seeds of the speedup,
-// times, e-graph size and peak memory, with failures counted. Rendered as a Markdown report and
+// times, e-graph size and peak memory, with failures counted; the speedup measured with oneDNN
+// next to the estimate when the runs recorded one. Rendered as a Markdown report and
 // CSV files; plots are drawn by study_plots.hpp from the same summary.
 #pragma once
 
@@ -25,6 +26,7 @@ struct Cell {
   std::size_t ok = 0, failed = 0;
   std::map<std::string, std::size_t> failures;  // status -> count
   Stats speedup, original_ms, optimized_ms, exploration_s, extraction_s, wall_s, nodes, rss_mb;
+  Stats measured_speedup;               // result.measured.speedup_percent of the runs that have one
   std::map<std::string, double> rules;  // rule -> mean times committed per successful run
 };
 
@@ -44,6 +46,7 @@ struct Summary {
   std::vector<nlohmann::json> failures;                     // the failed records
   std::vector<std::string> machines, commits, cost_models;  // distinct values seen
   std::size_t max_seeds = 0;
+  bool measured = false;  // some run recorded a measured speedup
   std::string first_finished, last_finished;
 };
 

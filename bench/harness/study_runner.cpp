@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "bench/harness/machine_info.hpp"
 #include "bench/harness/run_records.hpp"
 #include "frontend/model_io.hpp"
+#include "search/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
@@ -216,11 +218,15 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
         job.work = [&study, &graphs, &rule_sets, &run]() {
           const auto model = tensor::make_cost_model(study.costs[run.cost].spec);
           const tensor::Graph& graph = *graphs[run.model];
+          // Prepared before the search: a graph oneDNN cannot run fails at once.
+          std::optional<search::SpeedupMeasurement> measurement;
+          if (study.measure) measurement.emplace(graph, *study.measure);
           const search::OptimizeResult result =
               search::optimize(graph, *rule_sets[run.rules], *model, run.options);
           json report = search::optimize_report(result, run.options);
           report["operators"] = tensor::graph_stats(graph).operators;
           report["cost_model"] = model->name();
+          if (measurement) report["measured"] = measurement->measure(result.graph);
           return report;
         };
         return job;
@@ -268,6 +274,11 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
                                        run.configuration, run.seed);
         if (failed)
           line += fmt::format("{} ({})", outcome.status, outcome.message);
+        else if (outcome.result.contains("measured"))
+          line += fmt::format("{:+.2f}% (measured {:+.2f}%) in {:.1f} s",
+                              outcome.result["speedup_percent"].get<double>(),
+                              outcome.result["measured"]["speedup_percent"].get<double>(),
+                              outcome.wall_seconds);
         else
           line +=
               fmt::format("{:+.2f}% in {:.1f} s", outcome.result["speedup_percent"].get<double>(),

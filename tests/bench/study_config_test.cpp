@@ -149,6 +149,12 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
       {R"({"name": "a b", "models": ["demo"], "configurations": [{"name": "a"}]})",
        "/name: must not contain"},
       {R"({"name": "t", "models": ["demo"] "configurations": []})", "/tmp/study.json:1:"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "measure": "yes"})",
+       "/measure: expected true, false or an object"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "measure": {"runs": 0}})",
+       "/measure/runs: 0 is out of range"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "measure": {"repeats": 3}})",
+       "/measure/repeats: unknown key 'repeats'"},
   };
   for (const Case& c : cases) {
     const std::string message = error_of(c.text);
@@ -157,6 +163,28 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
     CHECK(message.rfind("/tmp/study.json", 0) == 0);
     CHECK(message.find(c.expected) != std::string::npos);
   }
+}
+
+TEST_CASE("\"measure\" asks for oneDNN timings and changes the ids only when on") {
+  const std::string grid =
+      R"("name": "t", "models": ["demo"], "configurations": [{"name": "g", "strategy": "greedy"}])";
+  const Study plain = parse("{" + grid + "}");
+  CHECK_FALSE(plain.measure.has_value());
+  const Study off = parse("{" + grid + R"(, "measure": false})");
+  CHECK_FALSE(off.measure.has_value());
+  CHECK(off.runs[0].id == plain.runs[0].id);
+  const Study on = parse("{" + grid + R"(, "measure": true})");
+  REQUIRE(on.measure.has_value());
+  CHECK(on.measure->threads == 1);
+  CHECK(on.measure->runs == mctsat::search::SpeedupMeasureOptions{}.runs);
+  CHECK(on.runs[0].id != plain.runs[0].id);
+  const Study custom =
+      parse("{" + grid + R"(, "measure": {"runs": 4, "warmup": 0, "threads": 2}})");
+  REQUIRE(custom.measure.has_value());
+  CHECK(custom.measure->runs == 4);
+  CHECK(custom.measure->warmup == 0);
+  CHECK(custom.measure->threads == 2);
+  CHECK(custom.runs[0].id != on.runs[0].id);
 }
 
 TEST_CASE("the shipped configs load") {

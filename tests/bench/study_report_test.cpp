@@ -86,6 +86,29 @@ TEST_CASE("summaries give mean and sample deviation over seeds, and count failur
   CHECK(runs.find(",timeout,") != std::string::npos);
 }
 
+TEST_CASE("measured speedups appear next to the estimates only when recorded") {
+  std::vector<json> records = {ok_record(0, "bert", 500, 1, 10, 1),
+                               ok_record(1, "bert", 500, 2, 20, 1)};
+  const Summary without = summarize(records);
+  CHECK_FALSE(without.measured);
+  CHECK(markdown_report(without).find("measured") == std::string::npos);
+  records[0]["result"]["measured"] = {{"speedup_percent", -1.0},
+                                      {"original", {{"median_ms", 2.0}}},
+                                      {"optimized", {{"median_ms", 2.02}}},
+                                      {"max_relative_difference", 1e-7}};
+  records[1]["result"]["measured"] = {{"speedup_percent", 3.0}};
+  const Summary with = summarize(records);
+  CHECK(with.measured);
+  CHECK(with.cells.at({0, 0}).measured_speedup.mean == doctest::Approx(1));
+  const std::string md = markdown_report(with);
+  CHECK(md.find("Estimated / measured speedup") != std::string::npos);
+  CHECK(md.find("| bert | +15.00 / +1.00 ± 2.83 |") != std::string::npos);
+  CHECK(summary_csv(with).find(",1.0000,2.8284\n") != std::string::npos);
+  const std::string runs = runs_csv(records);
+  CHECK(runs.find(",measured_speedup_percent,") != std::string::npos);
+  CHECK(runs.find(",2,2.02,-1,1e-07\n") != std::string::npos);
+}
+
 TEST_CASE("the report writes Markdown, CSV and plots, with a plot per swept parameter") {
   const fs::path dir = fs::temp_directory_path() / "mctsat-report-test";
   fs::remove_all(dir);

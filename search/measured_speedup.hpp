@@ -1,0 +1,48 @@
+// The real speedup of an optimization on this CPU: the original and the optimized graph run with
+// the oneDNN executor on the same seeded random inputs, interleaved (tensor/timed_execution.hpp),
+// recorded as the "measured" part of an optimization report next to the cost model's estimate.
+// `mctsat optimize --measure` and bench studies with "measure": true use it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tensor/graph.hpp"
+#include "tensor/timed_execution.hpp"
+
+namespace mctsat::search {
+
+struct SpeedupMeasureOptions {
+  int runs = 10;           // timed rounds (each runs both graphs once); at least 1
+  int warmup = 3;          // untimed runs of each graph first
+  int threads = 0;         // oneDNN threads; 0: OpenMP's default
+  std::uint64_t seed = 1;  // random inputs and values of weights without values
+};
+
+class SpeedupMeasurement {
+ public:
+  // Prepares the original graph for the executor, so that what it cannot run (an opaque operator,
+  // named with its node) raises mctsat::Error before a search is spent; also for runs < 1 or
+  // warmup < 0.
+  SpeedupMeasurement(const tensor::Graph& original, SpeedupMeasureOptions options);
+
+  // Times both graphs. Keys: engine ("dnnl"), threads, runs, warmup, seed, original and optimized
+  // (TimingStats JSON plus primitives and prepare_seconds), speedup_percent (100 * (median
+  // original / median optimized - 1), as the estimated speedup_percent), speedup_percent_q1 and
+  // speedup_percent_q3 (quartiles of the per-round paired speedups: the spread), outputs_finite
+  // and max_relative_difference of the outputs (null when an output overflowed). Call it once.
+  // Throws mctsat::Error naming the node for what the executor cannot run in `optimized`, and when
+  // the outputs differ in number or shape.
+  nlohmann::json measure(const tensor::Graph& optimized);
+
+ private:
+  SpeedupMeasureOptions options_;
+  std::map<std::string, tensor::Tensor> inputs_;
+  std::vector<tensor::TimedGraph> graphs_;  // the original, then the optimized graph
+};
+
+}  // namespace mctsat::search

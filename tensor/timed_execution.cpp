@@ -1,0 +1,109 @@
+// Preparing graphs for timing, interleaved timed runs and their statistics.
+#include "tensor/timed_execution.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "support/error.hpp"
+
+namespace mctsat::tensor {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+ExecutorOptions executor_options(std::uint64_t weight_seed) {
+  ExecutorOptions options;
+  options.random_weight_seed = weight_seed;
+  return options;
+}
+
+}  // namespace
+
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double position = q * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  const double fraction = position - static_cast<double>(below);
+  return values[below] + fraction * (values[above] - values[below]);
+}
+
+TimingStats TimingStats::of(std::vector<double> ms) {
+  TimingStats stats;
+  stats.runs = ms.size();
+  if (ms.empty()) return stats;
+  const auto [min, max] = std::minmax_element(ms.begin(), ms.end());
+  stats.min_ms = *min;
+  stats.max_ms = *max;
+  stats.median_ms = quantile(ms, 0.5);
+  stats.q1_ms = quantile(ms, 0.25);
+  stats.q3_ms = quantile(std::move(ms), 0.75);
+  return stats;
+}
+
+nlohmann::json TimingStats::to_json() const {
+  return {{"runs", runs},   {"median_ms", median_ms}, {"q1_ms", q1_ms},
+          {"q3_ms", q3_ms}, {"min_ms", min_ms},       {"max_ms", max_ms}};
+}
+
+TimedGraph::TimedGraph(const Graph& graph, const std::map<std::string, Tensor>& inputs,
+                       std::uint64_t weight_seed)
+    : executor_([&] {
+        const auto start = Clock::now();
+        DnnlExecutor executor(graph, executor_options(weight_seed));
+        executor.set_inputs(inputs);
+        prepare_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
+        return executor;
+      }()) {
+  executor_.execute();
+  outputs_ = executor_.outputs();
+}
+
+void TimedGraph::run_untimed() {
+  executor_.execute();
+}
+
+void TimedGraph::run_timed() {
+  const auto start = Clock::now();
+  executor_.execute();
+  times_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+}
+
+void time_interleaved(std::span<TimedGraph> graphs, int runs, int warmup) {
+  for (TimedGraph& graph : graphs)
+    for (int i = 0; i < warmup; ++i) graph.run_untimed();
+  for (int run = 0; run < runs; ++run)
+    for (std::size_t k = 0; k < graphs.size(); ++k)
+      graphs[(k + static_cast<std::size_t>(run)) % graphs.size()].run_timed();
+}
+
+bool outputs_finite(const std::vector<Tensor>& outputs) {
+  for (const Tensor& output : outputs)
+    for (double v : output.data)
+      if (!std::isfinite(v)) return false;
+  return true;
+}
+
+double max_relative_difference(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+  if (a.size() != b.size())
+    throw Error(fmt::format("the graphs have {} and {} outputs", a.size(), b.size()));
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].shape != b[i].shape)
+      throw Error(fmt::format("output {} has shape {} in one graph and {} in the other", i,
+                              shape_string(a[i].shape), shape_string(b[i].shape)));
+    for (std::size_t j = 0; j < a[i].data.size(); ++j) {
+      diff = std::max(diff, std::abs(a[i].data[j] - b[i].data[j]));
+      scale = std::max(scale, std::abs(a[i].data[j]));
+    }
+  }
+  if (!outputs_finite(a) || !outputs_finite(b)) return std::numeric_limits<double>::quiet_NaN();
+  return scale > 0 ? diff / scale : diff;
+}
+
+}  // namespace mctsat::tensor

@@ -1,0 +1,74 @@
+// End-to-end timing of graphs with the oneDNN executor, shared by `mctsat run --compare`,
+// `mctsat optimize --measure` and the bench harness: each graph is prepared once and fed the same
+// inputs, run once for its outputs, warmed up, and then timed in interleaved rounds (every graph
+// once per round, alternating which goes first) so that drifts in machine load hit all of them
+// alike. Also the statistics of such timings and the largest difference between two graphs'
+// outputs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tensor/dnnl_executor.hpp"
+#include "tensor/graph.hpp"
+#include "tensor/tensor_value.hpp"
+
+namespace mctsat::tensor {
+
+// Median, quartiles (linear interpolation between order statistics), minimum and maximum of
+// timings in ms; all 0 for no timings.
+struct TimingStats {
+  std::size_t runs = 0;
+  double median_ms = 0, q1_ms = 0, q3_ms = 0, min_ms = 0, max_ms = 0;
+
+  static TimingStats of(std::vector<double> ms);
+  // {"runs", "median_ms", "q1_ms", "q3_ms", "min_ms", "max_ms"}
+  nlohmann::json to_json() const;
+};
+
+// The q-quantile (0 <= q <= 1) of values, interpolating linearly between the order statistics
+// (R's type 7); 0 for no values.
+double quantile(std::vector<double> values, double q);
+
+// One graph prepared for timing: its executor (weights without values get random_weight values
+// under `weight_seed`) holds `inputs`, and has run once to produce outputs().
+class TimedGraph {
+ public:
+  // Throws mctsat::Error naming the node for what the executor cannot run (an opaque operator, a
+  // non-float32 tensor, ...) and for missing inputs.
+  TimedGraph(const Graph& graph, const std::map<std::string, Tensor>& inputs,
+             std::uint64_t weight_seed);
+
+  const std::vector<Tensor>& outputs() const { return outputs_; }
+  const std::vector<double>& times_ms() const { return times_ms_; }  // timed runs, in order
+  std::size_t primitives() const { return executor_.primitive_count(); }
+  double prepare_seconds() const { return prepare_seconds_; }
+
+  void run_untimed();  // one execution, e.g. a warm-up
+  void run_timed();    // one execution, appended to times_ms()
+
+ private:
+  double prepare_seconds_ = 0;  // before executor_: the executor's initializer sets it
+  DnnlExecutor executor_;
+  std::vector<Tensor> outputs_;
+  std::vector<double> times_ms_;
+};
+
+// `warmup` untimed runs of each graph, then `runs` rounds of one timed run of each graph; round r
+// starts with graph r mod graphs.size().
+void time_interleaved(std::span<TimedGraph> graphs, int runs, int warmup);
+
+// max |a - b| / max |a| over all outputs (max |a - b| when a is all zeros); NaN when a value of
+// either is not finite (overflowing outputs cannot be compared; see outputs_finite). Throws
+// mctsat::Error when the two lists differ in length or an output in shape.
+double max_relative_difference(const std::vector<Tensor>& a, const std::vector<Tensor>& b);
+// Whether every value of the outputs is finite.
+bool outputs_finite(const std::vector<Tensor>& outputs);
+
+}  // namespace mctsat::tensor
