@@ -33,7 +33,7 @@ std::vector<json> lines_of(const fs::path& file) {
   return out;
 }
 
-json run_json(const std::string& arguments) {
+json run_with_json(const std::string& arguments) {
   const CliResult r = run_mctsat(arguments + " --json");
   REQUIRE_MESSAGE(r.status == 0, r.output);
   return json::parse(r.output);
@@ -41,7 +41,7 @@ json run_json(const std::string& arguments) {
 
 // `bench CONFIG ...` without progress output, its summary as JSON.
 json bench_json(const std::string& arguments) {
-  return run_json("bench " + arguments + " --quiet");
+  return run_with_json("bench " + arguments + " --quiet");
 }
 
 // id -> optimized cost of every record.
@@ -108,8 +108,8 @@ TEST_CASE("bench runs smoke.json, resumes, shards, merges and reports") {
   CHECK(bench_json(kSmoke + " --out " + shard0.string() + " --shard 0/2")["ran"] == 2);
   CHECK(bench_json(kSmoke + " --out " + shard1.string() + " --shard 1/2")["ran"] == 2);
   CHECK(fs::exists(shard1 / "runs.shard-1-of-2.jsonl"));
-  CHECK(run_json("bench merge " + merged.string() + " " + shard0.string() + " " +
-                 shard1.string())["records"] == 4);
+  CHECK(run_with_json("bench merge " + merged.string() + " " + shard0.string() + " " +
+                      shard1.string())["records"] == 4);
   CHECK(costs_of(lines_of(merged / "runs.jsonl")) == costs_of(records));
 
   // The report: Markdown table, CSV files and plots.

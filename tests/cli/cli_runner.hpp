@@ -1,11 +1,18 @@
 // Runs the mctsat executable (path given by the build as MCTSAT_BINARY) and captures what it
-// prints and its exit status, for the CLI integration tests.
+// prints and its exit status, for the CLI integration tests; also its JSON output, and a scratch
+// directory removed at the end of a test.
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 struct CliResult {
   int status = -1;     // exit status
@@ -25,3 +32,24 @@ inline CliResult run_mctsat(const std::string& arguments) {
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return result;
 }
+
+// The JSON a successful run prints (the test stops if the run fails).
+inline nlohmann::json run_json(const std::string& arguments) {
+  const CliResult r = run_mctsat(arguments);
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  return nlohmann::json::parse(r.output);
+}
+
+// A fresh directory for one test's files, unique to the process, removed with its contents.
+struct Scratch {
+  explicit Scratch(const std::string& prefix)
+      : dir(std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir);
+  }
+  ~Scratch() { std::filesystem::remove_all(dir); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  std::string file(const std::string& name) const { return (dir / name).string(); }
+
+  std::filesystem::path dir;
+};

@@ -26,12 +26,6 @@ fs::path write_scratch(const std::string& name, const std::string& contents) {
   return path;
 }
 
-json run_json(const std::string& arguments) {
-  const CliResult r = run_mctsat(arguments);
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  return json::parse(r.output);
-}
-
 }  // namespace
 
 TEST_CASE("help lists the commands") {

@@ -17,18 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("mctsat-dnnl-cli-test-" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(dir); }
-  ~Scratch() { fs::remove_all(dir); }
-  std::string file(const std::string& name) const { return (dir / name).string(); }
-};
-
-json run_json(const std::string& arguments) {
-  const CliResult r = run_mctsat(arguments);
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  return json::parse(r.output);
-}
+constexpr const char* kScratchPrefix = "mctsat-dnnl-cli-test";
 
 }  // namespace
 
@@ -53,7 +42,7 @@ TEST_CASE("run --engine dnnl times runs and agrees with the reference interprete
 }
 
 TEST_CASE("run --compare runs an optimized graph on the same inputs") {
-  const Scratch scratch;
+  const Scratch scratch(kScratchPrefix);
   const std::string optimized = scratch.file("demo-optimized.json");
   const CliResult optimize =
       run_mctsat("optimize demo --strategy greedy -o " + optimized + " --seconds 5");
@@ -72,7 +61,7 @@ TEST_CASE("run --compare runs an optimized graph on the same inputs") {
 }
 
 TEST_CASE("profile fills the cache that --cost measured reuses") {
-  const Scratch scratch;
+  const Scratch scratch(kScratchPrefix);
   const std::string cache = scratch.file("cache.json");
   const json first = run_json("profile demo --top 3 --json --cost-table " + cache);
   CHECK(first["newly_measured"].get<int>() > 0);
@@ -90,7 +79,7 @@ TEST_CASE("profile fills the cache that --cost measured reuses") {
 }
 
 TEST_CASE("clear errors: reference timing, opaque operators, bad thread counts") {
-  const Scratch scratch;
+  const Scratch scratch(kScratchPrefix);
   CliResult r = run_mctsat("run demo --runs 3");
   CHECK(r.status != 0);
   CHECK(r.output.find("--engine dnnl") != std::string::npos);

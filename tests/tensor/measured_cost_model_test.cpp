@@ -16,22 +16,14 @@
 #include "tensor/roofline_cost_model.hpp"
 #include "tensor/shape_inference.hpp"
 
+#include "tests/tensor/op_instances.hpp"
+
 namespace mctsat::tensor {
 namespace {
 
-struct Instance {
-  Op op;
-  std::vector<TensorType> inputs;
-  Attrs attrs;
-  std::vector<TensorType> outputs;
-  OpInstance get() const { return OpInstance{op, inputs, attrs, outputs}; }
-};
-
-Instance make(Op op, std::vector<TensorType> inputs, Attrs attrs) {
-  InferResult inferred = infer_types(op, inputs, attrs);
-  REQUIRE_MESSAGE(inferred.ok(), inferred.error);
-  return Instance{op, std::move(inputs), std::move(attrs), std::move(inferred.outputs)};
-}
+using testing::f32;
+using testing::Instance;
+using testing::make;
 
 Instance conv() {
   return make(Op::kConv2d, {{{1, 8, 16, 16}}, {{8, 8, 3, 3}}},

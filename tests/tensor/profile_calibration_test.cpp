@@ -10,27 +10,14 @@
 #include "support/error.hpp"
 #include "tensor/shape_inference.hpp"
 
+#include "tests/tensor/op_instances.hpp"
+
 namespace mctsat::tensor {
 namespace {
 
-// Storage for an OpInstance, with output types from shape inference.
-struct Instance {
-  Op op;
-  std::vector<TensorType> inputs;
-  Attrs attrs;
-  std::vector<TensorType> outputs;
-  OpInstance get() const { return OpInstance{op, inputs, attrs, outputs}; }
-};
-
-Instance make(Op op, std::vector<TensorType> inputs, Attrs attrs) {
-  InferResult inferred = infer_types(op, inputs, attrs);
-  REQUIRE_MESSAGE(inferred.ok(), inferred.error);
-  return Instance{op, std::move(inputs), std::move(attrs), std::move(inferred.outputs)};
-}
-
-TensorType f32(Shape shape) {
-  return TensorType{std::move(shape), DType::kFloat32};
-}
+using testing::f32;
+using testing::Instance;
+using testing::make;
 
 // Compute-bound matmuls and memory-bound elementwise operators of several sizes.
 std::vector<Instance> operators() {

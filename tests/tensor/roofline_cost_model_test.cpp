@@ -9,27 +9,14 @@
 #include "tensor/graph_builder.hpp"
 #include "tensor/shape_inference.hpp"
 
+#include "tests/tensor/op_instances.hpp"
+
 namespace mctsat::tensor {
 namespace {
 
-// Storage for an OpInstance, with output types from shape inference.
-struct Instance {
-  Op op;
-  std::vector<TensorType> inputs;
-  Attrs attrs;
-  std::vector<TensorType> outputs;
-  OpInstance get() const { return OpInstance{op, inputs, attrs, outputs}; }
-};
-
-Instance make(Op op, std::vector<TensorType> inputs, Attrs attrs) {
-  InferResult inferred = infer_types(op, inputs, attrs);
-  REQUIRE_MESSAGE(inferred.ok(), inferred.error);
-  return Instance{op, std::move(inputs), std::move(attrs), std::move(inferred.outputs)};
-}
-
-TensorType f32(Shape shape) {
-  return TensorType{std::move(shape), DType::kFloat32};
-}
+using testing::f32;
+using testing::Instance;
+using testing::make;
 
 // V100 numbers (devices/v100.json).
 constexpr double kPeak = 15.7e12, kBandwidth = 900e9, kLaunch = 5e-6, kSaturation = 80.0 * 2048;

@@ -15,26 +15,14 @@
 #include "tensor/roofline_cost_model.hpp"
 #include "tensor/shape_inference.hpp"
 
+#include "tests/tensor/op_instances.hpp"
+
 namespace mctsat::tensor {
 namespace {
 
-struct Instance {
-  Op op;
-  std::vector<TensorType> inputs;
-  Attrs attrs;
-  std::vector<TensorType> outputs;
-  OpInstance get() const { return OpInstance{op, inputs, attrs, outputs}; }
-};
-
-Instance make(Op op, std::vector<TensorType> inputs, Attrs attrs) {
-  InferResult inferred = infer_types(op, inputs, attrs);
-  REQUIRE_MESSAGE(inferred.ok(), inferred.error);
-  return Instance{op, std::move(inputs), std::move(attrs), std::move(inferred.outputs)};
-}
-
-TensorType f32(Shape shape) {
-  return TensorType{std::move(shape), DType::kFloat32};
-}
+using testing::f32;
+using testing::Instance;
+using testing::make;
 
 Instance conv() {
   return make(Op::kConv2d, {f32({1, 64, 56, 56}), f32({64, 64, 3, 3})},
