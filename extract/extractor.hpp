@@ -5,7 +5,8 @@
 //
 //   greedy  bottom-up tree cost to a fixpoint (egg's extractor, the paper's "DCF")
 //   paper   the PACT'24 paper's sharing-aware greedy ("OCF")
-//   dag     ours: DAG-aware greedy with per-class cost sets, then local improvement passes
+//   dag     ours: DAG-aware greedy with per-class cost sets, then local improvement passes, then
+//           (optionally, ExtractorOptions::dag_restarts) seeded restarts from perturbed costs
 //   ilp     integer linear programming with CBC, lazily added cycle cuts, warm start from `dag`
 //
 // `Extractor::extract` is not virtual: it runs the extractor's `solve`, keeps the chosen nodes
@@ -13,6 +14,7 @@
 // extractor can report a cost of its own making. Everything is deterministic.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -58,7 +60,19 @@ struct ExtractorOptions {
   // phase is skipped and improvement starts from the tree-cost greedy extraction.
   std::size_t max_set_bytes = std::size_t{1} << 30;
   bool improve = true;  // dag: run the improvement passes
+  // dag: restarts after the first extraction (its effort). Each runs the DAG-aware greedy on node
+  // costs scaled by seeded random factors, improves that extraction with the true costs and keeps
+  // it when it is cheaper (dag_extractor.hpp). 0, the default, keeps `dag` as fast as a reward
+  // inside search needs; the extraction study uses kStudyDagRestarts. Deterministic for a seed.
+  std::size_t dag_restarts = 0;
+  std::uint64_t dag_seed = 1;
+  // dag: stop restarting when the first this many restarts all end at the first extraction's
+  // cost (a single basin, it seems); 0: never stop early.
+  std::size_t dag_converged = 2;
 };
+
+// The restarts the extraction study (bench/results/extraction.md) gives `dag`.
+inline constexpr std::size_t kStudyDagRestarts = 64;
 
 class Extractor {
  public:

@@ -9,7 +9,10 @@
 #include <cmath>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <limits>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include "extract/dag_cost.hpp"
@@ -74,6 +77,52 @@ FixpointStats bottom_up_fixpoint(const Problem& problem, std::vector<double>& va
         queue.push_back(parent);
       }
     }
+  }
+  return stats;
+}
+
+// The same values in Knuth's order (Dijkstra's algorithm generalized to superior functions), for
+// values that never fall below a child's: the class of lowest tentative value is finalized next,
+// and a node is evaluated once, when its last child class is finalized. Each node is evaluated at
+// most once, and a class's chosen node only uses classes finalized before it, so the choice is
+// acyclic (a node on a cycle of unfinalized classes is never evaluated). `value` and `choice`
+// come in as for bottom_up_fixpoint, every class at +infinity.
+template <class Evaluate, class Commit>
+FixpointStats ordered_fixpoint(const Problem& problem, std::vector<double>& value, Choice& choice,
+                               Evaluate&& evaluate, Commit&& commit) {
+  const std::size_t classes = problem.num_classes(), nodes = problem.num_nodes();
+  MCTSAT_ASSERT(value.size() == classes && choice.size() == classes);
+  std::vector<std::uint32_t> missing(nodes, 0);  // per node: children classes not finalized
+  std::vector<std::uint8_t> final(classes, 0);
+  using Entry = std::pair<double, Index>;  // tentative value, class (ties: lower class first)
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  FixpointStats stats;
+  auto offer = [&](Index node) {
+    ++stats.evaluations;
+    const Index eclass = problem.node_class(node);
+    const double v = evaluate(node);
+    MCTSAT_ASSERT(!std::isnan(v));
+    if (!(v < value[eclass])) return;
+    commit(node, v);
+    value[eclass] = v;
+    choice[eclass] = node;
+    ++stats.improvements;
+    heap.push({v, eclass});
+  };
+  for (Index eclass = 0; eclass < classes; ++eclass) {
+    MCTSAT_ASSERT(std::isinf(value[eclass]));
+    for (Index node : problem.candidates(eclass)) {
+      missing[node] = static_cast<std::uint32_t>(problem.unique_children(node).size());
+      if (missing[node] == 0) offer(node);
+    }
+  }
+  while (!heap.empty()) {
+    const auto [v, eclass] = heap.top();
+    heap.pop();
+    if (final[eclass] || v != value[eclass]) continue;
+    final[eclass] = 1;
+    for (Index parent : problem.parents(eclass))
+      if (--missing[parent] == 0 && !final[problem.node_class(parent)]) offer(parent);
   }
   return stats;
 }

@@ -9,11 +9,12 @@
 // Acyclicity is enforced lazily: after each solve the chosen subgraph is searched for cycles, and
 // every cycle found is forbidden by a cut sum_{n on the cycle} x_n <= length - 1 before solving
 // again (on cycle-free e-graphs, the usual case after TENSAT's cycle filtering, one solve is
-// enough). The `dag` extraction is the warm start; a time limit bounds all solves together, and
-// when it ends the search, the best acyclic solution known (at worst the warm start) is returned
-// with the solver's lower bound and the gap. The last relaxation's bound is valid for the true
-// problem, since cuts only remove cyclic solutions. The time limit is wall time, so a result that
-// hits it may differ from run to run; everything else is deterministic.
+// enough). The `dag` extraction (with the options' dag_restarts) is the warm start; a time limit
+// bounds all solves together, and when it ends the search, the best acyclic solution known (at
+// worst the warm start) is returned with the solver's lower bound and the gap. The last
+// relaxation's bound is valid for the true problem, since cuts only remove cyclic solutions. The
+// time limit is wall time, so a result that hits it may differ from run to run; everything else
+// is deterministic.
 #pragma once
 
 #include "extract/extractor.hpp"

@@ -14,16 +14,55 @@
 namespace mctsat::extract {
 namespace {
 
+// Whether the classes, linked to the child classes of their candidate nodes, form no cycle.
+bool classes_acyclic(const Problem& problem) {
+  enum : std::uint8_t { kUnvisited, kActive, kDone };
+  std::vector<std::uint8_t> state(problem.num_classes(), kUnvisited);
+  struct Frame {
+    Index eclass;
+    std::uint32_t next_node, next_child;
+  };
+  std::vector<Frame> stack;
+  for (Index start = 0; start < problem.num_classes(); ++start) {
+    if (state[start] != kUnvisited) continue;
+    state[start] = kActive;
+    stack.push_back({start, 0, 0});
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      const std::span<const Index> candidates = problem.candidates(top.eclass);
+      if (top.next_node == candidates.size()) {
+        state[top.eclass] = kDone;
+        stack.pop_back();
+        continue;
+      }
+      const std::span<const Index> children = problem.unique_children(candidates[top.next_node]);
+      if (top.next_child == children.size()) {
+        ++top.next_node;
+        top.next_child = 0;
+        continue;
+      }
+      const Index child = children[top.next_child++];
+      if (state[child] == kActive) return false;
+      if (state[child] == kUnvisited) {
+        state[child] = kActive;
+        stack.push_back({child, 0, 0});
+      }
+    }
+  }
+  return true;
+}
+
 class LocalSearch {
  public:
-  LocalSearch(const Problem& problem, Choice& choice)
+  LocalSearch(const Problem& problem, Choice& choice, bool acyclic_shortcut)
       : p_(problem),
         choice_(choice),
         refs_(problem.num_classes(), 0),
         height_(problem.num_classes(), 0),
         explored_(problem.num_classes(), 0),
         added_(problem.num_classes(), 0),
-        on_path_(problem.num_classes(), 0) {
+        on_path_(problem.num_classes(), 0),
+        acyclic_(acyclic_shortcut && classes_acyclic(problem)) {
     const ChoiceCheck check = check_choice(p_, choice_);
     MCTSAT_ASSERT(check.valid && "local search needs a valid extraction to start from");
     for (Index root : p_.roots()) ++refs_[root];
@@ -45,7 +84,8 @@ class LocalSearch {
       for (Index eclass : order) {
         if (refs_[eclass] == 0) continue;  // left the extraction earlier in this pass
         if (p_.candidates(eclass).size() < 2) continue;
-        if (!positions_valid_) refresh(check_choice(p_, choice_));
+        // (Positions only serve the cycle checks, which an acyclic problem does not need.)
+        if (!positions_valid_ && !acyclic_) refresh(check_choice(p_, choice_));
         const double tolerance = 1e-9 * std::max(total_, 1e-300);
         // Single moves. Releasing the old node alone bounds what any move can refund; a
         // candidate's additions stop as soon as, with that refund, it could not beat the best move
@@ -156,6 +196,7 @@ class LocalSearch {
   // or above one of its chosen parents, whose ancestors would have to rise in turn.
   bool set_choice(Index eclass, Index node, bool keep_heights) {
     std::uint64_t height = 0;
+    keep_heights = keep_heights && !acyclic_;
     if (keep_heights) {
       for (Index child : p_.unique_children(node)) height = std::max(height, height_[child] + 1);
       if (height > height_[eclass]) {
@@ -209,6 +250,7 @@ class LocalSearch {
   // the target cannot, and a depth-first walk down from the class only enters classes higher than
   // the target; classes found not to reach it are remembered until the choice changes.
   bool reaches(Index eclass, Index target) {
+    if (acyclic_) return false;
     MCTSAT_ASSERT(positions_valid_);
     const std::uint64_t floor = height_[target];
     if (height_[eclass] <= floor) return false;
@@ -395,6 +437,9 @@ class LocalSearch {
   std::uint64_t walk_version_ = 0;
   std::vector<std::uint32_t> added_;   // by class: the move that made it needed
   std::vector<std::uint8_t> on_path_;  // by class: being expanded by the current move
+  // No candidate node reaches its own class: no choice can be cyclic, and the cycle checks (and
+  // the positions they need) are skipped.
+  const bool acyclic_;
   std::uint32_t move_ = 0;
   std::uint64_t version_ = 0;  // of the choice
   std::vector<Change> log_;
@@ -405,8 +450,9 @@ class LocalSearch {
 
 }  // namespace
 
-ImproveStats improve_choice(const Problem& problem, Choice& choice, std::size_t max_passes) {
-  LocalSearch search(problem, choice);
+ImproveStats improve_choice(const Problem& problem, Choice& choice, std::size_t max_passes,
+                            bool acyclic_shortcut) {
+  LocalSearch search(problem, choice, acyclic_shortcut);
   return search.run(max_passes);
 }
 

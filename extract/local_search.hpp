@@ -17,6 +17,13 @@
 // potential of the extracted DAG (kept valid through every change, and undone with it).
 // Single moves stop pricing a candidate as soon as it cannot beat the best one found (the refund
 // of releasing the old node alone bounds any move's refund).
+//
+// With `acyclic_shortcut` (used by `dag`'s restarts), a problem where no candidate node reaches
+// its own class through candidate nodes (acyclic, like the study's random e-graphs) skips the
+// cycle checks and the height potential (no choice can be cyclic): faster (no re-check of the
+// whole extraction after each move), and compound moves are no longer limited by the potential,
+// so the local optimum reached may differ. Off by default, so that `dag` without restarts (the
+// MCTS reward) extracts exactly as before.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +42,7 @@ struct ImproveStats {
 
 // `choice` must be a valid extraction for the problem's roots; classes outside it may hold any
 // node (their default, used when a move needs them) or kNone. Stops after `max_passes` passes.
-ImproveStats improve_choice(const Problem& problem, Choice& choice, std::size_t max_passes);
+ImproveStats improve_choice(const Problem& problem, Choice& choice, std::size_t max_passes,
+                            bool acyclic_shortcut = false);
 
 }  // namespace mctsat::extract

@@ -104,6 +104,38 @@ inline Problem random_problem(Random& random, Index classes, bool forbid = false
   return std::move(builder).finish();
 }
 
+// A random e-graph shaped like a saturated tensor graph, drawn exactly as the extraction study's
+// random e-graphs (bench/micro/extraction_benchmark.cpp; bench/workloads/random_graphs.hpp's
+// generator): `leaves` leaf classes (one node each), then classes of 1..4 alternative nodes with
+// 1..3 children among the `window` classes before them, costs 1..100; the last class is the root.
+// window_problem(200, 1) is the study's `random200`.
+inline Problem window_problem(Index classes, std::uint64_t seed, Index leaves = 32,
+                              Index window = 32) {
+  std::uint64_t state = seed;
+  auto below = [&state](std::uint32_t bound) {  // SplitMix64, multiply-shift bounded draw
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return static_cast<std::uint32_t>(((z >> 32) * bound) >> 32);
+  };
+  ProblemBuilder builder;
+  for (Index c = 0; c < classes; ++c) builder.add_class();
+  std::vector<Index> children;
+  for (Index c = 0; c < classes; ++c) {
+    const std::uint32_t nodes = c < leaves ? 1 : 1 + below(4);
+    for (std::uint32_t n = 0; n < nodes; ++n) {
+      children.clear();
+      const std::uint32_t arity = c < leaves ? 0 : 1 + below(3);
+      for (std::uint32_t i = 0; i < arity; ++i)
+        children.push_back(c - 1 - below(c < window ? c : window));
+      builder.add_node(c, 1 + below(100), children);
+    }
+  }
+  builder.add_root(classes - 1);
+  return std::move(builder).finish();
+}
+
 // The optimum over every choice of one candidate per class (infinity when none is valid).
 inline double brute_force_optimum(const Problem& problem) {
   const std::size_t classes = problem.num_classes();
