@@ -18,6 +18,7 @@ void add_extract_command(CLI::App& app) {
     std::string path;
     std::vector<std::string> extractors{"greedy", "paper", "dag", "ilp"};
     double ilp_seconds = 10;
+    std::size_t dag_restarts = 0;
     bool json = false;
   };
   auto options = std::make_shared<Options>();
@@ -30,11 +31,17 @@ void add_extract_command(CLI::App& app) {
   command->add_option("--ilp-seconds", options->ilp_seconds, "Time limit of the ILP extractor")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  command
+      ->add_option("--dag-restarts", options->dag_restarts,
+                   "Seeded restarts of the dag extractor (and of the ILP's warm start)")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([options] {
     const extract::Problem problem = extract::load_problem(options->path);
     extract::ExtractorOptions extractor_options;
     extractor_options.time_limit_seconds = options->ilp_seconds;
+    extractor_options.dag_restarts = options->dag_restarts;
     nlohmann::json results = nlohmann::json::array();
     for (const std::string& name : options->extractors) {
       const extract::Result r = extract::make_extractor(name, extractor_options)->extract(problem);
@@ -43,7 +50,8 @@ void add_extract_command(CLI::App& app) {
            {"dag_cost", std::isfinite(r.dag_cost) ? nlohmann::json(r.dag_cost) : nlohmann::json()},
            {"seconds", r.seconds},
            {"status", extract::status_name(r.status)},
-           {"gap", std::isnan(r.gap) ? nlohmann::json() : nlohmann::json(r.gap)}});
+           {"gap", std::isnan(r.gap) ? nlohmann::json() : nlohmann::json(r.gap)},
+           {"detail", r.detail}});
     }
     if (options->json) {
       std::cout << nlohmann::json{{"egraph", options->path},

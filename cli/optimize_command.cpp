@@ -131,6 +131,11 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command
+      .add_option("--dag-restarts", s.extractor.dag_restarts,
+                  "Seeded restarts of the dag extractor (reward and final; 0: none)")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  command
       .add_option("--threads", o.threads,
                   "Search threads (eqsat: rule matching; mcts: simulations; taso: candidates)")
       ->check(CLI::PositiveNumber)

@@ -43,6 +43,19 @@ TEST_CASE("extract reports each extractor's exact DAG cost") {
   CHECK(text.output.find("dag") != std::string::npos);
 }
 
+TEST_CASE("extract --dag-restarts runs the dag extractor's seeded restarts") {
+  const fs::path path = fs::temp_directory_path() / "mctsat-extract-restarts.json";
+  std::ofstream(path) << kEGraph;
+  const CliResult r =
+      run_mctsat("extract " + path.string() + " --extractor dag --dag-restarts 8 --json");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  const auto result = nlohmann::json::parse(r.output)["results"][0];
+  CHECK(result["dag_cost"] == 8);
+  // One local optimum: the first two restarts end there and the rest are skipped.
+  CHECK(result["detail"] == "2 restarts (converged), 0 improved (from 8 to 8)");
+  CHECK(run_mctsat("extract " + path.string() + " --dag-restarts -3").status != 0);
+}
+
 TEST_CASE("a malformed e-graph file is a located error") {
   const fs::path path = fs::temp_directory_path() / "mctsat-extract-bad.json";
   std::ofstream(path) << "{\n  \"nodes\": {\n    \"x\": {\"op\": \"x\", \"children\": "
