@@ -46,7 +46,7 @@ struct MctsOptions {
   double exploration = 2.0;         // c in the UCT bonus
   double expand_probability = 0.5;  // below the root, once a child has been visited
   std::size_t max_steps = 200;      // planning steps
-  std::size_t node_limit = 2'000;   // e-nodes
+  std::size_t node_limit = 5'000;   // e-nodes
   // Bytes of the e-graph snapshots the tree holds: simulations stop when they reach it, and the
   // search stops when the tree is still this large after a commit.
   std::size_t memory_limit = std::numeric_limits<std::size_t>::max();
