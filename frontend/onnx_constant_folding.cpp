@@ -174,11 +174,7 @@ class Folder {
       inputs[static_cast<std::size_t>(k)] = *value;
     }
     try {
-      auto outputs = evaluate_onnx_node(node, opset_, inputs);
-      for (const auto& out : outputs)
-        if (out && static_cast<std::int64_t>(out->value.data.size()) > kMaxFoldElements)
-          return std::nullopt;
-      return outputs;
+      return evaluate_onnx_node(node, opset_, inputs, kMaxFoldElements);
     } catch (const Error&) {
       return std::nullopt;  // invalid here: left for the importer to report where it maps it
     }

@@ -26,7 +26,8 @@ using tensor::Tensor;
 using Inputs = std::span<const std::optional<OnnxValue>>;
 using Outputs = std::vector<std::optional<OnnxValue>>;
 
-constexpr std::int64_t kMaxElements = std::int64_t{1} << 28;
+// The largest result evaluate_onnx_node may create, set for the duration of a call.
+thread_local std::int64_t max_elements = kDefaultMaxElements;
 
 [[noreturn]] void reject(const std::string& message) {
   throw Error(message);
@@ -48,7 +49,7 @@ std::int64_t checked_numel(const Shape& shape) {
   std::int64_t n = 1;
   for (auto d : shape) {
     if (d < 0) reject(fmt::format("negative dimension in shape [{}]", fmt::join(shape, ", ")));
-    if (d != 0 && n > kMaxElements / d)
+    if (d != 0 && n > max_elements / d)
       reject(fmt::format("a result of shape [{}] is too large", fmt::join(shape, ", ")));
     n *= d;
   }
@@ -461,7 +462,7 @@ Outputs range(const NodeProto& node, Inputs inputs) {
                delta = required(inputs, 2, node).value.data.at(0);
   if (delta == 0) reject("Range: delta 0");
   const double count = std::max(0.0, std::ceil((limit - first) / delta));
-  if (count > static_cast<double>(kMaxElements)) reject("Range: too many elements");
+  if (count > static_cast<double>(max_elements)) reject("Range: too many elements");
   Tensor out = make_tensor(Shape{static_cast<std::int64_t>(count)});
   for (std::size_t i = 0; i < out.data.size(); ++i)
     out.data[i] = first + static_cast<double>(i) * delta;
@@ -804,7 +805,12 @@ std::string onnx_reference_op_list() {
 
 std::vector<std::optional<OnnxValue>> evaluate_onnx_node(
     const onnx::NodeProto& node, std::int64_t opset,
-    std::span<const std::optional<OnnxValue>> inputs) {
+    std::span<const std::optional<OnnxValue>> inputs, std::int64_t element_limit) {
+  struct LimitScope {
+    std::int64_t saved = max_elements;
+    explicit LimitScope(std::int64_t limit) { max_elements = limit; }
+    ~LimitScope() { max_elements = saved; }
+  } scope(element_limit);
   const auto found = table().find(node.op_type());
   if (found == table().end() || !(node.domain().empty() || node.domain() == "ai.onnx"))
     reject(fmt::format("ONNX {} is not supported by the reference operators (they are: {})",

@@ -31,11 +31,14 @@ std::string onnx_reference_op_list();
 // Evaluates `node` (default domain, at opset `opset`) on `inputs`, one per input of the node
 // (nullopt for an omitted optional input), and returns one value per output (nullopt for an
 // output the node does not request). Throws mctsat::Error (without a location) for inputs the
-// operator does not accept (wrong rank, index out of range, a result of more than 2^28 elements)
+// operator does not accept (wrong rank, index out of range, a result of more than
+// `element_limit` elements, checked before it is allocated)
 // and for what is not implemented: an unknown operator, or a use of a known one such as Resize's
 // cubic mode or a 3-D ConvTranspose, whose message then contains "not supported".
+constexpr std::int64_t kDefaultMaxElements = std::int64_t{1} << 28;
 std::vector<std::optional<OnnxValue>> evaluate_onnx_node(
     const onnx::NodeProto& node, std::int64_t opset,
-    std::span<const std::optional<OnnxValue>> inputs);
+    std::span<const std::optional<OnnxValue>> inputs,
+    std::int64_t element_limit = kDefaultMaxElements);
 
 }  // namespace mctsat::frontend

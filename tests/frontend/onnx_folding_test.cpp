@@ -167,3 +167,19 @@ TEST_CASE("an opaque operator the reference operators lack is a clear error at i
                        doctest::Contains("ONNX LRN is not supported by the reference operators"),
                        Error);
 }
+
+TEST_CASE("folding does not materialize a huge constant a small one describes") {
+  // ConstantOfShape([100000, 100000]) would be 10^10 values: it stays an (opaque) operator.
+  onnx::ModelProto model = model_shell(13);
+  onnx::GraphProto& g = *model.mutable_graph();
+  add_value_info(g.add_input(), "x", {1});
+  add_constant(g, "shape", onnx::TensorProto::INT64, {2}, {100000, 100000});
+  add_node(g, "ConstantOfShape", {"shape"}, {"big"});
+  add_node(g, "Add", {"big", "x"}, {"y"});
+  add_value_info(g.add_output(), "y", {100000, 100000});
+  const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(model), "big.onnx");
+  CHECK(count_op(graph, Op::kOpaque) == 1);
+  CHECK_THROWS_WITH_AS(tensor::interpret(graph, {{"x", iota_tensor({1})}},
+                                         frontend::with_onnx_opaque_evaluator({})),
+                       doctest::Contains("is too large"), Error);
+}
