@@ -53,6 +53,7 @@ class EGraph {
     classes_.push_back({});
     data_.push_back(std::move(data));
     node_stamps_.push_back(epoch_);
+    node_moved_stamps_.push_back(epoch_);
     node_classes_.push_back(node);
     data_stamps_.push_back(epoch_);
     merge_stamps_.push_back(epoch_);
@@ -142,7 +143,13 @@ class EGraph {
   std::uint32_t epoch() const { return epoch_; }
   // An e-node's stamp also moves when it joins another class by a merge (its class lost the
   // union), since it may then complete new matches with the winner's parents.
-  std::uint32_t node_stamp(Id node) const { return node_stamps_[node]; }
+  std::uint32_t node_stamp(Id node) const {
+    return std::max(node_stamps_[node], node_moved_stamps_[node]);
+  }
+  // The stamp without the moves: the epoch the e-node was added or its children last changed. A
+  // match rooted at an e-node that only moved to another class repeats an applied match whose
+  // right-hand side is already in the (merged) class; see Machine's root_moves_free.
+  std::uint32_t node_content_stamp(Id node) const { return node_stamps_[node]; }
   std::uint32_t data_stamp(Id eclass) const { return data_stamps_[uf_.find(eclass)]; }
   // The epoch in which another class last merged into this one (for matches whose repeated
   // variables or literal subterms became equal by the merge).
@@ -187,8 +194,9 @@ class EGraph {
     Id node;
     OpCode op;
     std::uint32_t arity;
-    std::uint32_t stamp;  // node_stamp(node)
-    Id children[2];       // when arity <= 2; see children()
+    std::uint32_t stamp;          // node_stamp(node)
+    std::uint32_t content_stamp;  // node_content_stamp(node)
+    Id children[2];               // when arity <= 2; see children()
     std::int64_t payload;
   };
   std::span<const IndexedNode> indexed_nodes_of(Id eclass, OpCode op) const {
@@ -231,8 +239,8 @@ class EGraph {
     return nodes_.memory_bytes() + hashcons_.memory_bytes() + uf_.size() * sizeof(Id) +
            classes_.capacity() * sizeof(ClassInfo) + data_.capacity() * sizeof(Data) +
            parent_links_.capacity() * sizeof(ParentLink) +
-           (node_stamps_.capacity() + data_stamps_.capacity() + merge_stamps_.capacity() +
-            node_classes_.capacity()) *
+           (node_stamps_.capacity() + node_moved_stamps_.capacity() + data_stamps_.capacity() +
+            merge_stamps_.capacity() + node_classes_.capacity()) *
                sizeof(std::uint32_t) +
            blacklist_.capacity() * sizeof(std::uint8_t) +
            (class_ids_.capacity() + class_nodes_.capacity() + op_classes_.capacity() +
@@ -370,7 +378,7 @@ class EGraph {
       const Id eclass = uf_.find(n);
       if (node_classes_[n] != eclass) {
         node_classes_[n] = eclass;
-        node_stamps_[n] = epoch_;
+        node_moved_stamps_[n] = epoch_;
       }
     }
     // Only the classes of the last index and the ids added since can hold class information (adds,
@@ -379,7 +387,7 @@ class EGraph {
     for (Id c = first_new; c < ids; ++c) classes_[c] = ClassInfo{};
 
     // Per class: its live e-nodes (counting sort by class), sorted by operator and payload.
-    BigVector<std::uint32_t>& counts = scratch_counts_;  // all zero between rebuilds
+    GrowVector<std::uint32_t>& counts = scratch_counts_;  // all zero between rebuilds
     if (counts.size() < ids) counts.resize(ids, 0);
     class_ids_.clear();
     for (Id n : live_ids_) {
@@ -412,9 +420,13 @@ class EGraph {
       const Id n = class_nodes_[i];
       const ENodeRef e = nodes_.get(n);
       IndexedNode& entry = class_entries_[i];
-      entry = IndexedNode{
-          n,      e.op,     static_cast<std::uint32_t>(e.children.size()), node_stamps_[n],
-          {0, 0}, e.payload};
+      entry = IndexedNode{n,
+                          e.op,
+                          static_cast<std::uint32_t>(e.children.size()),
+                          std::max(node_stamps_[n], node_moved_stamps_[n]),
+                          node_stamps_[n],
+                          {0, 0},
+                          e.payload};
       if (e.children.size() <= 2) std::copy(e.children.begin(), e.children.end(), entry.children);
     }
 
@@ -487,15 +499,16 @@ class EGraph {
   NodeStore nodes_;
   UnionFind uf_;
   Hashcons hashcons_;
-  BigVector<ClassInfo> classes_;           // by id; meaningful for canonical ids
-  BigVector<Data> data_;                   // by id; meaningful for canonical ids
-  BigVector<std::uint32_t> node_stamps_;   // by node: epoch added or last re-canonicalized
-  BigVector<std::uint32_t> data_stamps_;   // by id: epoch the class's data last changed
-  BigVector<std::uint32_t> merge_stamps_;  // by id: epoch another class last merged into it
-  BigVector<Id> node_classes_;             // by node: its class at the last rebuild
-  BigVector<std::uint8_t> blacklist_;      // by node: 1 when extraction must not pick it
-  BigVector<ParentLink> parent_links_;
-  BigVector<Id> pending_;                 // e-nodes whose children may have merged
+  GrowVector<ClassInfo> classes_;                // by id; meaningful for canonical ids
+  GrowableVector<Data> data_;                    // by id; meaningful for canonical ids
+  GrowVector<std::uint32_t> node_stamps_;        // by node: epoch added or last re-canonicalized
+  GrowVector<std::uint32_t> node_moved_stamps_;  // by node: epoch it last joined another class
+  GrowVector<std::uint32_t> data_stamps_;        // by id: epoch the class's data last changed
+  GrowVector<std::uint32_t> merge_stamps_;       // by id: epoch another class last merged into it
+  GrowVector<Id> node_classes_;                  // by node: its class at the last rebuild
+  GrowVector<std::uint8_t> blacklist_;           // by node: 1 when extraction must not pick it
+  GrowVector<ParentLink> parent_links_;
+  GrowVector<Id> pending_;                // e-nodes whose children may have merged
   std::vector<Id> analysis_pending_;      // e-nodes whose children's data changed
   std::vector<Id> class_ids_;             // canonical classes, ascending
   BigVector<Id> class_nodes_;             // live e-nodes grouped by class
@@ -504,7 +517,7 @@ class EGraph {
   std::size_t indexed_ids_ = 0;           // ids at the last rebuild
   std::vector<std::uint32_t> op_class_begin_{0};
   std::vector<Id> op_classes_;
-  BigVector<std::uint32_t> scratch_counts_;  // by id, all zero outside rebuild_indexes
+  GrowVector<std::uint32_t> scratch_counts_;  // by id, all zero outside rebuild_indexes
   std::size_t live_nodes_ = 0;
   std::size_t unions_ = 0;
   std::size_t blacklisted_nodes_ = 0;

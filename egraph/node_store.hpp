@@ -64,7 +64,7 @@ class NodeStore {
     Id slots[kInline];
     std::int64_t payload;
   };
-  BigVector<Record> records_;
+  GrowVector<Record> records_;
   BigVector<Id> children_;
 };
 

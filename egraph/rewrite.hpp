@@ -91,7 +91,11 @@ class Rewrite {
                    std::uint32_t skip_before = 0) const {
     const bool check_data = !conditions_.empty() || Analysis::kMayReject;
     if (!multi()) {
-      egraph::search_into(egraph, programs_[0], num_vars_, out, limit, skip_before, check_data);
+      // Binders read the roots and the analysis may refuse a merge by the root's data: then a
+      // match whose root e-node moved to another class must be tried again.
+      const bool root_moves_free = binders_.empty() && !Analysis::kMayReject;
+      egraph::search_into(egraph, programs_[0], num_vars_, out, limit, skip_before, check_data,
+                          root_moves_free);
       return;
     }
     std::vector<Matches> parts;

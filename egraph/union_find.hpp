@@ -40,7 +40,7 @@ class UnionFind {
   }
 
  private:
-  BigVector<Id> parent_;
+  GrowVector<Id> parent_;
 };
 
 }  // namespace mctsat::egraph
