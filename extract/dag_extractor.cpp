@@ -14,28 +14,9 @@
 #include "extract/fixpoint.hpp"
 #include "extract/greedy_extractor.hpp"
 #include "extract/local_search.hpp"
+#include "support/splitmix64.hpp"
 
 namespace mctsat::extract {
-
-namespace {
-
-// SplitMix64: the restarts' generator (fixed, so a seed gives the same factors everywhere).
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // in [0, 1)
-
- private:
-  std::uint64_t state_;
-};
-
-}  // namespace
 
 DagGreedyValues dag_greedy_values(const Problem& problem, std::size_t max_set_bytes,
                                   std::span<const double> costs, bool ordered) {
@@ -167,7 +148,7 @@ void DagExtractor::solve(const Problem& problem, Result& result) const {
   for (Index eclass = 0; eclass < problem.num_classes() && !choices; ++eclass)
     choices = problem.candidates(eclass).size() > 1;
   if (options_.dag_restarts > 0 && sets && choices) {
-    SplitMix64 random(options_.dag_seed);
+    SplitMix64 random(options_.dag_seed);  // fixed: a seed gives the same factors everywhere
     std::vector<double> costs(problem.num_nodes());
     const double first = cost;
     // Restarts stop early only when all of them so far ended at the first extraction's cost.

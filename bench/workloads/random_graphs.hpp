@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "egraph/egraph.hpp"
+#include "support/splitmix64.hpp"
 
 namespace workloads {
 
@@ -19,24 +20,7 @@ using mctsat::egraph::OpCode;
 inline constexpr OpCode kBinaryOps = 4;
 inline constexpr OpCode kLeaf = kBinaryOps;
 
-// SplitMix64 with a bounded draw (multiply-shift; the tiny bias does not matter here).
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, bound).
-  std::uint32_t below(std::uint32_t bound) {
-    return static_cast<std::uint32_t>(((next() >> 32) * bound) >> 32);
-  }
-
- private:
-  std::uint64_t state_;
-};
+using Random = mctsat::SplitMix64;  // fixed: the same graph everywhere for a seed
 
 // One term: a leaf, or a binary operator over two earlier terms (indices into the list).
 struct Term {

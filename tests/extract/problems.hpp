@@ -8,6 +8,7 @@
 
 #include "extract/dag_cost.hpp"
 #include "extract/problem.hpp"
+#include "support/splitmix64.hpp"
 
 namespace extract_test {
 
@@ -66,20 +67,11 @@ inline MutualCycle mutual_cycle() {
   return p;
 }
 
-// SplitMix64: a fixed generator, the same sequence everywhere.
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint32_t below(std::uint32_t bound) { return static_cast<std::uint32_t>(next() % bound); }
-
- private:
-  std::uint64_t state_;
+// The tests' generator: SplitMix64 with bounded draws by remainder (the sequences the tests'
+// expected values were recorded with).
+struct Random : mctsat::SplitMix64 {
+  using SplitMix64::SplitMix64;
+  std::uint32_t below(std::uint32_t bound) { return modulo(bound); }
 };
 
 // A random problem: `classes` classes with 1..3 nodes each, integer costs 1..9, children drawn
@@ -111,14 +103,8 @@ inline Problem random_problem(Random& random, Index classes, bool forbid = false
 // window_problem(200, 1) is the study's `random200`.
 inline Problem window_problem(Index classes, std::uint64_t seed, Index leaves = 32,
                               Index window = 32) {
-  std::uint64_t state = seed;
-  auto below = [&state](std::uint32_t bound) {  // SplitMix64, multiply-shift bounded draw
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return static_cast<std::uint32_t>(((z >> 32) * bound) >> 32);
-  };
+  mctsat::SplitMix64 random(seed);
+  auto below = [&random](std::uint32_t bound) { return random.below(bound); };
   ProblemBuilder builder;
   for (Index c = 0; c < classes; ++c) builder.add_class();
   std::vector<Index> children;
