@@ -74,10 +74,12 @@ nlohmann::json run_dnnl(const RunOptions& options, const tensor::Graph& graph) {
   const auto inputs = tensor::random_inputs(graph, options.seed);
   std::vector<std::string> names{options.model};
   std::vector<tensor::TimedGraph> timed;
-  timed.emplace_back(graph, inputs, options.seed);
+  // Opaque operators run on the host with the ONNX reference operators (reported: slow).
+  const tensor::OpaqueEvaluator opaque = frontend::onnx_opaque_evaluator();
+  timed.emplace_back(graph, inputs, options.seed, opaque);
   if (!options.compare.empty()) {
     names.push_back(options.compare);
-    timed.emplace_back(frontend::load_model(options.compare), inputs, options.seed);
+    timed.emplace_back(frontend::load_model(options.compare), inputs, options.seed, opaque);
   }
   tensor::time_interleaved(timed, options.runs, options.warmup);
 
@@ -86,6 +88,7 @@ nlohmann::json run_dnnl(const RunOptions& options, const tensor::Graph& graph) {
                            {"seed", options.seed},
                            {"threads", tensor::executor_threads()},
                            {"primitives", timed[0].primitives()},
+                           {"host_fallback_operators", timed[0].host_steps()},
                            {"prepare_seconds", timed[0].prepare_seconds()},
                            {"outputs", output_summary(graph, timed[0].outputs())}};
   const auto original = tensor::TimingStats::of(timed[0].times_ms());
@@ -95,6 +98,7 @@ nlohmann::json run_dnnl(const RunOptions& options, const tensor::Graph& graph) {
     nlohmann::json compared = {
         {"model", names[1]},
         {"primitives", other.primitives()},
+        {"host_fallback_operators", other.host_steps()},
         {"prepare_seconds", other.prepare_seconds()},
         {"outputs_finite",
          tensor::outputs_finite(timed[0].outputs()) && tensor::outputs_finite(other.outputs())},
@@ -126,6 +130,11 @@ void print_report(const nlohmann::json& r) {
         "{}: oneDNN executor, {} primitives, {} threads, prepared in {:.3f} s (seed {})\n", model,
         r["primitives"].get<std::size_t>(), r["threads"].get<int>(),
         r["prepare_seconds"].get<double>(), r["seed"].get<std::uint64_t>());
+    if (const auto host = r["host_fallback_operators"].get<std::size_t>(); host > 0)
+      std::cout << fmt::format(
+          "  {} opaque operators ran on the host with the ONNX reference operators (slow; "
+          "included in the times)\n",
+          host);
     if (r.contains("timing")) std::cout << "  time     " << timing_line(r["timing"]) << '\n';
   }
   for (const auto& out : r["outputs"])

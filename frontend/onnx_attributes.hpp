@@ -3,7 +3,9 @@
 // operators). Internal to frontend/.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,10 +56,20 @@ inline std::int64_t normalize_axis(std::int64_t axis, std::int64_t rank) {
   if (axis < 0) axis += rank;
   return axis >= 0 && axis < rank ? axis : -1;
 }
+// Integer values of a tensor (held as doubles), saturated to the int64 range: INT64_MAX, the
+// usual "to the end" bound of Slice, is 2^63 as a double, one past what int64 holds.
 inline std::vector<std::int64_t> to_ints(const tensor::Tensor& value) {
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
   std::vector<std::int64_t> out;
   out.reserve(value.data.size());
-  for (double v : value.data) out.push_back(static_cast<std::int64_t>(v));
+  for (double v : value.data) {
+    if (v >= kLimit)
+      out.push_back(std::numeric_limits<std::int64_t>::max());
+    else if (v <= -kLimit || std::isnan(v))
+      out.push_back(std::numeric_limits<std::int64_t>::min());
+    else
+      out.push_back(static_cast<std::int64_t>(v));
+  }
   return out;
 }
 

@@ -82,9 +82,13 @@ class Folder {
           if (node.output(k).empty()) continue;
           const OnnxValue& value = *(*outputs)[static_cast<std::size_t>(k)];
           onnx::TensorProto proto;
+          if (node.op_type() == "Constant") {
+            proto = *constant_value(node);  // exact, whatever float64 could not hold
+          } else {
+            for (auto d : value.value.shape) proto.add_dims(d);
+            onnx_io::tensor_to_proto(value.value, value.dtype, proto);
+          }
           proto.set_name(node.output(k));
-          for (auto d : value.value.shape) proto.add_dims(d);
-          onnx_io::tensor_to_proto(value.value, value.dtype, proto);
           values_[node.output(k)] = value;
           produced.push_back(std::move(proto));
         }

@@ -54,7 +54,7 @@ std::vector<tensor::Tensor> evaluate(const tensor::Graph& graph, tensor::NodeId 
 
 }  // namespace
 
-decltype(tensor::InterpretOptions::opaque_evaluator) onnx_opaque_evaluator() {
+tensor::OpaqueEvaluator onnx_opaque_evaluator() {
   return evaluate;
 }
 

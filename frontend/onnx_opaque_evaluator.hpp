@@ -10,7 +10,7 @@ namespace mctsat::frontend {
 // An evaluator for tensor::InterpretOptions::opaque_evaluator. Errors name the operator type and
 // what is unsupported (an operator without a reference implementation, an opaque operator
 // without an ONNX payload).
-decltype(tensor::InterpretOptions::opaque_evaluator) onnx_opaque_evaluator();
+tensor::OpaqueEvaluator onnx_opaque_evaluator();
 
 // `options` with onnx_opaque_evaluator() set.
 tensor::InterpretOptions with_onnx_opaque_evaluator(tensor::InterpretOptions options);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -78,10 +79,20 @@ void write_raw(const std::vector<double>& values, std::string& raw) {
   raw.resize(values.size() * sizeof(T));
   for (std::size_t i = 0; i < values.size(); ++i) {
     T value;
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (std::is_floating_point_v<T>) {
       value = static_cast<T>(values[i]);
-    else
-      value = static_cast<T>(std::nearbyint(values[i]));
+    } else {
+      // Saturated: INT64_MAX (a common Slice bound) is 2^63 as a double, beyond int64.
+      const double rounded = std::nearbyint(values[i]);
+      if (std::isnan(rounded))
+        value = 0;
+      else if (rounded >= static_cast<double>(std::numeric_limits<T>::max()))
+        value = std::numeric_limits<T>::max();
+      else if (rounded <= static_cast<double>(std::numeric_limits<T>::min()))
+        value = std::numeric_limits<T>::min();
+      else
+        value = static_cast<T>(rounded);
+    }
     std::memcpy(raw.data() + i * sizeof(T), &value, sizeof(T));
   }
 }

@@ -12,6 +12,7 @@ namespace {
 nlohmann::json graph_json(const tensor::TimedGraph& graph) {
   nlohmann::json out = tensor::TimingStats::of(graph.times_ms()).to_json();
   out["primitives"] = graph.primitives();
+  out["host_fallback_operators"] = graph.host_steps();
   out["prepare_seconds"] = graph.prepare_seconds();
   return out;
 }
@@ -19,7 +20,7 @@ nlohmann::json graph_json(const tensor::TimedGraph& graph) {
 }  // namespace
 
 SpeedupMeasurement::SpeedupMeasurement(const tensor::Graph& original, SpeedupMeasureOptions options)
-    : options_(options) {
+    : options_(std::move(options)) {
   if (options_.runs < 1)
     throw Error(fmt::format("measuring needs at least 1 timed run, got {}", options_.runs));
   if (options_.warmup < 0)
@@ -28,7 +29,7 @@ SpeedupMeasurement::SpeedupMeasurement(const tensor::Graph& original, SpeedupMea
   inputs_ = tensor::random_inputs(original, options_.seed);
   graphs_.reserve(2);
   try {
-    graphs_.emplace_back(original, inputs_, options_.seed);
+    graphs_.emplace_back(original, inputs_, options_.seed, options_.opaque_evaluator);
   } catch (const Error& e) {
     throw Error(fmt::format("cannot measure the original graph with oneDNN: {}", e.message()),
                 e.where());
@@ -38,7 +39,7 @@ SpeedupMeasurement::SpeedupMeasurement(const tensor::Graph& original, SpeedupMea
 nlohmann::json SpeedupMeasurement::measure(const tensor::Graph& optimized) {
   MCTSAT_ASSERT(graphs_.size() == 1);
   try {
-    graphs_.emplace_back(optimized, inputs_, options_.seed);
+    graphs_.emplace_back(optimized, inputs_, options_.seed, options_.opaque_evaluator);
   } catch (const Error& e) {
     throw Error(fmt::format("cannot measure the optimized graph with oneDNN: {}", e.message()),
                 e.where());

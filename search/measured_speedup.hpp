@@ -21,6 +21,9 @@ struct SpeedupMeasureOptions {
   int warmup = 3;          // untimed runs of each graph first
   int threads = 0;         // oneDNN threads; 0: OpenMP's default
   std::uint64_t seed = 1;  // random inputs and values of weights without values
+  // Runs opaque operators on the host (ExecutorOptions::opaque_evaluator); unset, they are an
+  // error. The report counts them (host_fallback_operators).
+  tensor::OpaqueEvaluator opaque_evaluator = nullptr;
 };
 
 class SpeedupMeasurement {

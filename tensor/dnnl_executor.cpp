@@ -3,6 +3,8 @@
 #include "tensor/dnnl_executor.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -73,7 +75,15 @@ struct DnnlExecutor::State {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   std::vector<InputSlot> inputs;
-  std::vector<Step> steps;
+  // Primitives run in order; a step with a host function (an opaque operator) runs that instead,
+  // after the stream has finished what came before.
+  struct RunStep {
+    Step primitive;
+    std::function<void()> host;
+  };
+  std::vector<RunStep> steps;
+  std::size_t host_steps = 0;
+  std::shared_ptr<const Graph> graph;  // for the opaque evaluator, when there are host steps
   std::vector<OutputSlot> outputs;
   // Every node's output memories: views made with a raw pointer do not keep their buffer alive.
   std::vector<std::vector<dnnl::memory>> values;
@@ -104,7 +114,8 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
   for (NodeId id : order) {
     if (!needed[id]) continue;
     const Node& node = graph.node(id);
-    require_float32(node);
+    // Weight-only nodes are computed in float64 here; only run-time tensors must be float32.
+    if (!weight_only[id]) require_float32(node);
     if (weight_only[id]) {
       if (node.op == Op::kWeight) {
         if (node.value) {
@@ -122,7 +133,9 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       std::vector<Tensor> args;
       for (const TensorRef& in : node.inputs) args.push_back(folded[in.node].at(in.output));
       try {
-        folded[id] = evaluate_op(node.op, args, node.attrs, node.outputs);
+        folded[id] = node.op == Op::kOpaque && options.opaque_evaluator
+                         ? options.opaque_evaluator(graph, id, args)
+                         : evaluate_op(node.op, args, node.attrs, node.outputs);
       } catch (const Error& error) {
         throw error.located(SourceLocation::at_node(node.name));
       }
@@ -134,15 +147,64 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       values[id] = {memory};
       continue;
     }
-    if (node.op == Op::kOpaque)
-      throw node_error(node, fmt::format("the oneDNN executor cannot run the opaque operator '{}'",
-                                         node.opaque ? node.opaque->type : std::string("?")));
+    if (node.op == Op::kOpaque) {
+      if (!options.opaque_evaluator)
+        throw node_error(node,
+                         fmt::format("the oneDNN executor cannot run the opaque operator '{}'",
+                                     node.opaque ? node.opaque->type : std::string("?")));
+      // Plain float32 buffers for the outputs; the step reads the inputs' buffers at run time.
+      std::vector<dnnl::memory> outputs;
+      for (const TensorType& type : node.outputs)
+        outputs.emplace_back(dnnl_lowering::plain_desc(type.shape), state.engine);
+      // Run-time inputs are read from their buffers; weight-only ones are the exact float64
+      // values (e.g. int64 slice bounds, which float32 cannot hold).
+      struct HostInput {
+        dnnl::memory memory;
+        Shape shape;
+        std::optional<Tensor> constant;
+      };
+      std::vector<HostInput> inputs;
+      for (const TensorRef& in : node.inputs) {
+        if (weight_only[in.node])
+          inputs.push_back({{}, {}, folded[in.node].at(in.output)});
+        else
+          inputs.push_back({memory_of(in), graph.type_of(in).shape, std::nullopt});
+      }
+      if (!state.graph) state.graph = std::make_shared<const Graph>(graph);
+      std::vector<Shape> output_shapes;
+      for (const TensorType& type : node.outputs) output_shapes.push_back(type.shape);
+      auto host = [graph = state.graph, id, evaluate = options.opaque_evaluator, inputs, outputs,
+                   output_shapes] {
+        std::vector<Tensor> args;
+        for (const HostInput& in : inputs)
+          args.push_back(in.constant ? *in.constant : read_memory(in.memory, in.shape));
+        std::vector<Tensor> results;
+        try {
+          results = evaluate(*graph, id, args);
+        } catch (const Error& error) {
+          throw error.located(SourceLocation::at_node(graph->node(id).name));
+        }
+        for (std::size_t k = 0; k < outputs.size(); ++k) {
+          if (k >= results.size() || results[k].shape != output_shapes[k])
+            throw node_error(graph->node(id),
+                             "the opaque evaluator gave values of the wrong shape");
+          auto* data = static_cast<float*>(outputs[k].get_data_handle());
+          std::transform(results[k].data.begin(), results[k].data.end(), data,
+                         [](double v) { return static_cast<float>(v); });
+        }
+      };
+      state.steps.push_back({Step{}, std::move(host)});
+      ++state.host_steps;
+      values[id] = std::move(outputs);
+      continue;
+    }
     std::vector<Operand> operands;
     for (const TensorRef& in : node.inputs)
       operands.push_back({memory_of(in), graph.type_of(in).shape, weight_only[in.node]});
     try {
-      values[id] =
-          dnnl_lowering::lower_node(state.engine, state.stream, node, operands, state.steps);
+      std::vector<Step> steps;
+      values[id] = dnnl_lowering::lower_node(state.engine, state.stream, node, operands, steps);
+      for (Step& step : steps) state.steps.push_back({std::move(step), nullptr});
     } catch (const Error& error) {
       throw error.located(SourceLocation::at_node(node.name));
     } catch (const dnnl::error& error) {
@@ -178,7 +240,14 @@ void DnnlExecutor::set_inputs(const std::map<std::string, Tensor>& inputs) {
 }
 
 void DnnlExecutor::execute() {
-  for (const Step& step : state_->steps) step.primitive.execute(state_->stream, step.args);
+  for (const State::RunStep& step : state_->steps) {
+    if (step.host) {
+      state_->stream.wait();
+      step.host();
+    } else {
+      step.primitive.primitive.execute(state_->stream, step.primitive.args);
+    }
+  }
   state_->stream.wait();
 }
 
@@ -196,8 +265,12 @@ std::vector<Tensor> DnnlExecutor::run(const std::map<std::string, Tensor>& input
   return outputs();
 }
 
+std::size_t DnnlExecutor::host_step_count() const {
+  return state_->host_steps;
+}
+
 std::size_t DnnlExecutor::primitive_count() const {
-  return state_->steps.size();
+  return state_->steps.size() - state_->host_steps;
 }
 
 void set_executor_threads(int threads) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tensor/graph.hpp"
+#include "tensor/interpreter.hpp"
 #include "tensor/tensor_value.hpp"
 
 namespace mctsat::tensor {
@@ -21,13 +22,18 @@ struct ExecutorOptions {
   // As InterpretOptions::random_weight_seed: weights without values get random_tensor values
   // drawn from this seed (the same values the interpreter uses); unset, such a weight is an error.
   std::optional<std::uint64_t> random_weight_seed;
+  // Runs opaque operators on the host between the oneDNN primitives (a slow fallback: the values
+  // are copied out, evaluated in float64 and copied back; host_step_count() reports how many).
+  // When unset, an opaque operator is an error.
+  OpaqueEvaluator opaque_evaluator = nullptr;
 };
 
 class DnnlExecutor {
  public:
   // Prepares `graph` (only the nodes its outputs need). Throws mctsat::Error naming the node for
-  // an operator the executor cannot run (opaque, noop, a kernel transform of a run-time tensor,
-  // what oneDNN rejects), a tensor that is not float32 and a weight without values (and no seed).
+  // an operator the executor cannot run (opaque without an opaque evaluator, noop, a kernel
+  // transform of a run-time tensor, what oneDNN rejects), a tensor that is not float32 and a weight
+  // without values (and no seed).
   explicit DnnlExecutor(const Graph& graph, const ExecutorOptions& options = {});
   ~DnnlExecutor();
   DnnlExecutor(DnnlExecutor&&) noexcept;
@@ -45,6 +51,7 @@ class DnnlExecutor {
   std::vector<Tensor> run(const std::map<std::string, Tensor>& inputs);
 
   std::size_t primitive_count() const;  // primitives executed per run
+  std::size_t host_step_count() const;  // opaque operators run by the fallback per run
 
  private:
   struct State;

@@ -18,16 +18,19 @@
 
 namespace mctsat::tensor {
 
+// Evaluates an opaque operator: node `id` of `graph` on its input values, returning one value per
+// output (throwing mctsat::Error when it cannot). The frontend provides one for operators
+// imported from ONNX (frontend/onnx_opaque_evaluator.hpp).
+using OpaqueEvaluator = std::function<std::vector<Tensor>(const Graph& graph, NodeId id,
+                                                          std::span<const Tensor> inputs)>;
+
 struct InterpretOptions {
   // When set, weights without values get deterministic pseudo-random values in [-1, 1) drawn
   // from a stream derived from this seed and the weight's name (see random_tensor). When unset,
   // such a weight is an error.
   std::optional<std::uint64_t> random_weight_seed;
-  // Evaluates an opaque operator: node `id` of `graph` on its input values, returning one value
-  // per output (throwing mctsat::Error when it cannot). When unset, an opaque operator is an
-  // error. The frontend provides one for operators imported from ONNX.
-  std::function<std::vector<Tensor>(const Graph& graph, NodeId id, std::span<const Tensor> inputs)>
-      opaque_evaluator = nullptr;
+  // Runs opaque operators; when unset, an opaque operator is an error.
+  OpaqueEvaluator opaque_evaluator = nullptr;
 };
 
 // Runs `graph` and returns its outputs in graph.outputs() order. `inputs` maps input node names to

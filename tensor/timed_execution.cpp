@@ -15,9 +15,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-ExecutorOptions executor_options(std::uint64_t weight_seed) {
+ExecutorOptions executor_options(std::uint64_t weight_seed, OpaqueEvaluator opaque_evaluator) {
   ExecutorOptions options;
   options.random_weight_seed = weight_seed;
+  options.opaque_evaluator = std::move(opaque_evaluator);
   return options;
 }
 
@@ -52,10 +53,10 @@ nlohmann::json TimingStats::to_json() const {
 }
 
 TimedGraph::TimedGraph(const Graph& graph, const std::map<std::string, Tensor>& inputs,
-                       std::uint64_t weight_seed)
+                       std::uint64_t weight_seed, OpaqueEvaluator opaque_evaluator)
     : executor_([&] {
         const auto start = Clock::now();
-        DnnlExecutor executor(graph, executor_options(weight_seed));
+        DnnlExecutor executor(graph, executor_options(weight_seed, std::move(opaque_evaluator)));
         executor.set_inputs(inputs);
         prepare_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
         return executor;

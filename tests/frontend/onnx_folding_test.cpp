@@ -1,9 +1,12 @@
 // What the ONNX importer folds and what the ONNX reference operators evaluate: shape computations
 // (Shape -> Cast -> Slice -> Concat -> Reshape) become constants so Reshape maps to the catalog;
 // empty constants travel inside an opaque operator's payload through export; opaque operators
-// (Resize, HardSigmoid) run in the reference interpreter with the values ONNX defines.
+// (Resize, HardSigmoid) run in the reference interpreter with the values ONNX defines, and on the
+// host between the oneDNN executor's primitives.
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 #include <doctest/doctest.h>
 #include <onnx/checker.h>
@@ -13,6 +16,7 @@
 #include "frontend/onnx_import.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
 #include "support/error.hpp"
+#include "tensor/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
 #include "tests/frontend/onnx_builders.hpp"
 
@@ -179,7 +183,43 @@ TEST_CASE("folding does not materialize a huge constant a small one describes") 
   add_value_info(g.add_output(), "y", {100000, 100000});
   const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(model), "big.onnx");
   CHECK(count_op(graph, Op::kOpaque) == 1);
-  CHECK_THROWS_WITH_AS(tensor::interpret(graph, {{"x", iota_tensor({1})}},
-                                         frontend::with_onnx_opaque_evaluator({})),
-                       doctest::Contains("is too large"), Error);
+  CHECK_THROWS_WITH_AS(
+      tensor::interpret(graph, {{"x", iota_tensor({1})}}, frontend::with_onnx_opaque_evaluator({})),
+      doctest::Contains("is too large"), Error);
+}
+
+TEST_CASE("the oneDNN executor runs opaque operators on the host with the ONNX evaluator") {
+  // Conv -> HardSigmoid (opaque) -> Slice with int64 bounds (opaque; INT64_MAX as the end) -> Relu.
+  onnx::ModelProto model = model_shell(13);
+  onnx::GraphProto& g = *model.mutable_graph();
+  add_value_info(g.add_input(), "x", {1, 2, 5, 5});
+  add_initializer(g, "w", {3, 2, 3, 3});
+  auto* conv = add_node(g, "Conv", {"x", "w"}, {"c"});
+  set_ints(conv, "pads", {1, 1, 1, 1});
+  add_node(g, "HardSigmoid", {"c"}, {"h"});
+  add_constant(g, "starts", onnx::TensorProto::INT64, {1}, {1});
+  add_constant(g, "ends", onnx::TensorProto::INT64, {1}, {0})
+      ->mutable_attribute(0)
+      ->mutable_t()
+      ->set_int64_data(0, std::numeric_limits<std::int64_t>::max());
+  add_constant(g, "axes", onnx::TensorProto::INT64, {1}, {1});
+  add_node(g, "Slice", {"h", "starts", "ends", "axes"}, {"s"});
+  add_node(g, "Relu", {"s"}, {"y"});
+  add_value_info(g.add_output(), "y", {1, 2, 5, 5});
+  const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(model), "host.onnx");
+  REQUIRE(count_op(graph, Op::kOpaque) == 2);
+  const std::map<std::string, tensor::Tensor> inputs = {{"x", iota_tensor({1, 2, 5, 5})}};
+
+  CHECK_THROWS_WITH_AS([&] { tensor::DnnlExecutor plain(graph); }(),
+                       doctest::Contains("cannot run the opaque"), Error);
+  tensor::ExecutorOptions options;
+  options.opaque_evaluator = frontend::onnx_opaque_evaluator();
+  tensor::DnnlExecutor executor(graph, options);
+  CHECK(executor.host_step_count() == 2);
+  const auto got = executor.run(inputs);
+  const auto want = tensor::interpret(graph, inputs, frontend::with_onnx_opaque_evaluator({}));
+  REQUIRE(got.size() == 1);
+  REQUIRE(got[0].shape == want[0].shape);
+  for (std::size_t i = 0; i < want[0].data.size(); ++i)
+    CHECK(got[0].data[i] == doctest::Approx(want[0].data[i]).epsilon(1e-5));
 }
