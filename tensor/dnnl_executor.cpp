@@ -48,17 +48,6 @@ Tensor read_memory(const dnnl::memory& memory, const Shape& shape) {
   return out;
 }
 
-// Per node: whether a graph output depends on it.
-std::vector<bool> needed_nodes(const Graph& graph, const std::vector<NodeId>& order) {
-  std::vector<bool> needed(graph.size(), false);
-  for (const GraphOutput& out : graph.outputs()) needed.at(out.tensor.node) = true;
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    if (!needed[*it]) continue;
-    for (const TensorRef& in : graph.node(*it).inputs) needed[in.node] = true;
-  }
-  return needed;
-}
-
 }  // namespace
 
 struct DnnlExecutor::State {
@@ -93,7 +82,7 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
     : state_(std::make_unique<State>()) {
   State& state = *state_;
   const std::vector<NodeId> order = graph.topological_order();
-  const std::vector<bool> needed = needed_nodes(graph, order);
+  const std::vector<bool> needed = graph.needed_for_outputs(order);
   const std::vector<bool> weight_only = graph.weight_only();
 
   // Reference (float64) values of weight-only nodes, and their float32 memories where a run-time

@@ -134,6 +134,16 @@ void Graph::infer_and_validate() {
   if (outputs_.empty()) throw Error("the graph has no outputs");
 }
 
+std::vector<bool> Graph::needed_for_outputs(const std::vector<NodeId>& order) const {
+  std::vector<bool> needed(size(), false);
+  for (const GraphOutput& out : outputs()) needed.at(out.tensor.node) = true;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    if (!needed[*it]) continue;
+    for (const TensorRef& in : node(*it).inputs) needed[in.node] = true;
+  }
+  return needed;
+}
+
 std::vector<bool> Graph::weight_only() const {
   std::vector<bool> result(nodes_.size(), false);
   for (NodeId id : topological_order()) {

@@ -77,6 +77,9 @@ class Graph {
   // Per node: true when its value depends only on weights (TASO pre-computes such subgraphs).
   std::vector<bool> weight_only() const;
 
+  // Per node: true when a graph output depends on it. `order` is topological_order().
+  std::vector<bool> needed_for_outputs(const std::vector<NodeId>& order) const;
+
  private:
   std::vector<Node> nodes_;
   std::vector<GraphOutput> outputs_;

@@ -54,17 +54,6 @@ Tensor weight_value(const Node& node, const InterpretOptions& options) {
   return random_weight(leaf_shape(node), *options.random_weight_seed, node.name);
 }
 
-// Per node: whether a graph output depends on it.
-std::vector<bool> needed_nodes(const Graph& graph, const std::vector<NodeId>& order) {
-  std::vector<bool> needed(graph.size(), false);
-  for (const GraphOutput& out : graph.outputs()) needed.at(out.tensor.node) = true;
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    if (!needed[*it]) continue;
-    for (const TensorRef& in : graph.node(*it).inputs) needed[in.node] = true;
-  }
-  return needed;
-}
-
 // The values computed so far, each with the number of reads still to come; a value is freed (or
 // moved to its last reader) when that count reaches zero.
 class ValueStore {
@@ -164,7 +153,7 @@ std::map<std::string, Tensor> random_inputs(const Graph& graph, std::uint64_t se
 std::vector<Tensor> interpret(const Graph& graph, const std::map<std::string, Tensor>& inputs,
                               const InterpretOptions& options) {
   const std::vector<NodeId> order = graph.topological_order();
-  const std::vector<bool> needed = needed_nodes(graph, order);
+  const std::vector<bool> needed = graph.needed_for_outputs(order);
   ValueStore store(graph, needed);
 
   for (NodeId id : order) {
