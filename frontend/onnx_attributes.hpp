@@ -1,6 +1,7 @@
-// Reading ONNX node attributes and optional inputs, and axis arithmetic, for the parts of the
-// frontend that interpret NodeProtos (the importer's operator mappings and the ONNX reference
-// operators). Internal to frontend/.
+// Reading ONNX node attributes and optional inputs, axis arithmetic, and the default operator
+// domain and its opset version, for the parts of the frontend that interpret NodeProtos (the
+// importer, its operator mappings, constant folding, the exporter, the reference operators).
+// Internal to frontend/.
 #pragma once
 
 #include <cmath>
@@ -16,6 +17,18 @@
 #include "tensor/tensor_value.hpp"
 
 namespace mctsat::frontend::onnx_attr {
+
+// The default ONNX operator set ("" or "ai.onnx").
+inline bool default_domain(const std::string& domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+// The version of the default domain among `imports` (0 when absent).
+inline std::int64_t default_opset(
+    const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
+  for (const auto& import : imports)
+    if (default_domain(import.domain())) return import.version();
+  return 0;
+}
 
 inline const onnx::AttributeProto* find(const onnx::NodeProto& node, std::string_view name) {
   for (const auto& attr : node.attribute()) {

@@ -1,5 +1,6 @@
 // Constant and static-shape folding on ONNX models (see onnx_constant_folding.hpp).
 #include "frontend/onnx_constant_folding.hpp"
+#include "frontend/onnx_attributes.hpp"
 
 #include <map>
 #include <optional>
@@ -16,16 +17,6 @@ namespace {
 
 // Shape computations are small; larger constant subgraphs are weights, folded after import.
 constexpr std::int64_t kMaxFoldElements = 1 << 16;
-
-bool default_domain(const std::string& domain) {
-  return domain.empty() || domain == "ai.onnx";
-}
-
-std::int64_t default_opset(const onnx::ModelProto& model) {
-  for (const auto& import : model.opset_import())
-    if (default_domain(import.domain())) return import.version();
-  return 0;
-}
 
 std::int64_t element_count(const onnx::TensorProto& proto) {
   std::int64_t n = 1;
@@ -66,7 +57,8 @@ std::optional<onnx::TensorProto> constant_value(const onnx::NodeProto& node) {
 
 class Folder {
  public:
-  explicit Folder(onnx::ModelProto& model) : model_(model), opset_(default_opset(model)) {}
+  explicit Folder(onnx::ModelProto& model)
+      : model_(model), opset_(onnx_attr::default_opset(model.opset_import())) {}
 
   // One pass over the nodes in order; returns the number of nodes folded.
   int sweep() {
@@ -143,7 +135,7 @@ class Folder {
   }
 
   std::optional<std::vector<std::optional<OnnxValue>>> fold(const onnx::NodeProto& node) {
-    if (!default_domain(node.domain())) return std::nullopt;
+    if (!onnx_attr::default_domain(node.domain())) return std::nullopt;
     if (node.op_type() == "Constant") {
       auto proto = constant_value(node);
       if (!proto || node.output_size() != 1) return std::nullopt;

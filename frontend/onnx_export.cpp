@@ -9,6 +9,7 @@
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 
+#include "frontend/onnx_attributes.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "frontend/weight_folding.hpp"
@@ -28,10 +29,6 @@ using tensor::TensorRef;
 
 constexpr std::int64_t kBaseOpset = 13;
 constexpr const char* kOpaqueDomain = "ai.mctsat.opaque";
-
-bool default_domain(const std::string& domain) {
-  return domain.empty() || domain == "ai.onnx";
-}
 
 class Exporter {
  public:
@@ -87,16 +84,17 @@ class Exporter {
     std::map<std::string, std::int64_t> versions = {{"", kBaseOpset}};
     for (const auto& [id, payload] : payloads_) {
       for (const auto& import : payload.function().opset_import()) {
-        const std::string domain = default_domain(import.domain()) ? "" : import.domain();
+        const std::string domain =
+            onnx_attr::default_domain(import.domain()) ? "" : import.domain();
         versions[domain] = std::max(versions[domain], import.version());
       }
     }
     for (const auto& [id, payload] : payloads_) {
       const onnx::NodeProto& n = payload.node();
-      const std::string domain = default_domain(n.domain()) ? "" : n.domain();
+      const std::string domain = onnx_attr::default_domain(n.domain()) ? "" : n.domain();
       std::int64_t own = 0;
       for (const auto& import : payload.function().opset_import()) {
-        if ((default_domain(import.domain()) ? "" : import.domain()) == domain)
+        if ((onnx_attr::default_domain(import.domain()) ? "" : import.domain()) == domain)
           own = import.version();
       }
       const auto* before =

@@ -1,6 +1,7 @@
 // The graph-level half of the ONNX importer: parsing, the checker, version conversion, shape
 // inference, graph inputs, initializers and Constant nodes as weights, opaque nodes, outputs.
 #include "frontend/onnx_import.hpp"
+#include "frontend/onnx_attributes.hpp"
 
 #include <fmt/format.h>
 #include <onnx/checker.h>
@@ -24,21 +25,10 @@ using tensor::TensorRef;
 
 constexpr std::int64_t kMinOpset = 7, kMaxOpset = 17, kConvertTo = 13;
 
-bool default_domain(const std::string& domain) {
-  return domain.empty() || domain == "ai.onnx";
-}
-
 bool empty_tensor(const onnx::TensorProto& proto) {
   for (auto d : proto.dims())
     if (d == 0) return true;
   return false;
-}
-
-std::int64_t default_opset(const onnx::ModelProto& model) {
-  for (const auto& import : model.opset_import()) {
-    if (default_domain(import.domain())) return import.version();
-  }
-  return 0;
 }
 
 }  // namespace
@@ -81,7 +71,7 @@ void OnnxImporter::check_and_infer() {
   } catch (const std::exception& e) {
     fail(fmt::format("the ONNX checker rejects the model: {}", e.what()));
   }
-  opset_ = default_opset(model_);
+  opset_ = onnx_attr::default_opset(model_.opset_import());
   if (opset_ < 1 || opset_ > kMaxOpset)
     fail(fmt::format("unsupported opset {} (mctsat reads opsets up to {})", opset_, kMaxOpset));
   auto infer_shapes = [&] {
@@ -260,7 +250,8 @@ void OnnxImporter::import_node(const onnx::NodeProto& node) {
   names_.erase(node_name_);
   std::string reason;
   // Constant nodes left by folding (sparse or string values) stay opaque.
-  if (!default_domain(node.domain()) || node.op_type() == "Constant" || !map_node(node, reason)) {
+  if (!onnx_attr::default_domain(node.domain()) || node.op_type() == "Constant" ||
+      !map_node(node, reason)) {
     add_opaque(node);
   } else {
     check_outputs(node);
@@ -305,7 +296,8 @@ void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
   }
   opaque.attrs = {next_opaque_id_++, tensor::encode_output_types(types)};
   opaque.opaque = std::make_shared<const tensor::OpaqueInfo>(tensor::OpaqueInfo{
-      default_domain(node.domain()) ? node.op_type() : node.domain() + "." + node.op_type(),
+      onnx_attr::default_domain(node.domain()) ? node.op_type()
+                                               : node.domain() + "." + node.op_type(),
       OpaquePayload::print(node, std::move(embedded), model_.opset_import())});
   const NodeId id = add_node(std::move(opaque));
   for (std::uint32_t k = 0; k < outputs.size(); ++k) bind(outputs[k], {id, k});

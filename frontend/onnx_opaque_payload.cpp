@@ -1,6 +1,8 @@
 // Opaque operator payloads (see onnx_opaque_payload.hpp).
 #include "frontend/onnx_opaque_payload.hpp"
 
+#include "frontend/onnx_attributes.hpp"
+
 #include <google/protobuf/text_format.h>
 
 namespace mctsat::frontend {
@@ -41,9 +43,7 @@ bool OpaquePayload::graph_input(const std::string& name) const {
 }
 
 std::int64_t OpaquePayload::default_opset() const {
-  for (const auto& import : function_.opset_import())
-    if (import.domain().empty() || import.domain() == "ai.onnx") return import.version();
-  return 0;
+  return onnx_attr::default_opset(function_.opset_import());
 }
 
 }  // namespace mctsat::frontend

@@ -522,8 +522,7 @@ Outputs reduce(const NodeProto& node, std::int64_t opset, Inputs inputs, Reduce 
 // --- Resize ------------------------------------------------------------------------------------
 
 // The input coordinate output coordinate `o` reads along one axis.
-double source_coordinate(const std::string& mode, double o, double scale, std::int64_t in,
-                         std::int64_t out) {
+double source_coordinate(const std::string& mode, double o, double scale, std::int64_t in) {
   if (mode == "asymmetric") return o / scale;
   // ONNX scales by the unrounded resized length, in * scale.
   const double resized = static_cast<double>(in) * scale;
@@ -561,7 +560,7 @@ Tensor resize_axis(const Tensor& x, std::size_t axis, std::int64_t out_dim, doub
   for (std::size_t d = 0; d < axis; ++d) outer *= x.shape[d];
   for (std::size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
   for (std::int64_t o = 0; o < out_dim; ++o) {
-    const double src = source_coordinate(transform, static_cast<double>(o), scale, in_dim, out_dim);
+    const double src = source_coordinate(transform, static_cast<double>(o), scale, in_dim);
     std::int64_t lo = 0, hi = 0;
     double w_hi = 0;
     if (mode == "nearest") {
@@ -812,7 +811,7 @@ std::vector<std::optional<OnnxValue>> evaluate_onnx_node(
     ~LimitScope() { max_elements = saved; }
   } scope(element_limit);
   const auto found = table().find(node.op_type());
-  if (found == table().end() || !(node.domain().empty() || node.domain() == "ai.onnx"))
+  if (found == table().end() || !onnx_attr::default_domain(node.domain()))
     reject(fmt::format("ONNX {} is not supported by the reference operators (they are: {})",
                        node.op_type(), onnx_reference_op_list()));
   Outputs outputs = found->second(node, opset, inputs);
