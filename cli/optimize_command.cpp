@@ -184,6 +184,9 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
                   "mcts: expansion probability below the root")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  command.add_flag("!--continue-without-gain", s.mcts.stop_without_gain,
+                   "mcts: keep committing actions when none improves the reward (until the node "
+                   "limit, saturation or --max-steps), as the paper's planning loop does");
   command.add_option("--max-steps", s.mcts.max_steps, "mcts: planning steps")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

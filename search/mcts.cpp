@@ -132,7 +132,7 @@ class Planner {
       const TreeNode& chosen = nodes_[static_cast<std::size_t>(best)];
       const double mean =
           chosen.value / static_cast<double>(std::max<std::size_t>(chosen.visits, 1));
-      if (mean <= 0) {
+      if (mean <= 0 && options_.stop_without_gain) {
         result.stop_reason = "no improving action";
         break;
       }
@@ -433,7 +433,8 @@ class Planner {
       if (c < 0 || nodes_[static_cast<std::size_t>(c)].visits == 0) continue;
       const TreeNode& child = nodes_[static_cast<std::size_t>(c)];
       const double mean = child.value / static_cast<double>(child.visits);
-      if (mean > best_mean) {
+      if (mean > best_mean ||
+          (mean == best_mean && child.visits > nodes_[static_cast<std::size_t>(best)].visits)) {
         best_mean = mean;
         best = c;
       }

@@ -47,6 +47,7 @@ struct MctsOptions {
   double expand_probability = 0.5;  // below the root, once a child has been visited
   std::size_t max_steps = 200;      // planning steps
   std::size_t node_limit = 5'000;   // e-nodes
+  bool stop_without_gain = true;    // stop when the best root action's mean value is 0
   // Bytes of the e-graph snapshots the tree holds: simulations stop when they reach it, and the
   // search stops when the tree is still this large after a commit.
   std::size_t memory_limit = std::numeric_limits<std::size_t>::max();

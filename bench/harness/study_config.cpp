@@ -191,6 +191,12 @@ const std::vector<Parameter>& parameters() {
                            &MctsOptions::expand_probability, 0, true, 1));
     p.push_back(uint_param("mcts.max_steps", &OptimizeOptions::mcts, &MctsOptions::max_steps, 1));
     p.push_back(uint_param("mcts.node_limit", &OptimizeOptions::mcts, &MctsOptions::node_limit, 1));
+    // false: keep committing the best root action when none gains (the paper's planning loop).
+    p.push_back({"mcts.stop_without_gain",
+                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+                   o.mcts.stop_without_gain = r.boolean(v, path);
+                 },
+                 [](const OptimizeOptions& o) { return json(o.mcts.stop_without_gain); }});
     p.push_back({"mcts.policy",
                  [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
                    const std::string name = r.string(v, path);

@@ -38,7 +38,7 @@ TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fix
     "defaults": {"mcts": {"simulations": 8}},
     "configurations": [
       {"name": "eq", "strategy": "eqsat", "eqsat": {"k_multi": 2}},
-      {"name": "m", "strategy": "mcts", "extract": "paper",
+      {"name": "m", "strategy": "mcts", "extract": "paper", "mcts": {"stop_without_gain": false},
        "sweep": {"mcts.node_limit": [500, 1000], "mcts.policy": ["random", "heavy"]}}]})");
   // eqsat is deterministic: one run per model; mcts: 2 x 2 sweep points x 3 seeds.
   REQUIRE(study.runs.size() == 2 * (1 + 4 * 3));
@@ -52,6 +52,8 @@ TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fix
   CHECK(second.configuration.find("policy=") != std::string::npos);
   CHECK(second.options.extract == "paper");
   CHECK(second.options.mcts.simulations == 8);  // from the defaults
+  CHECK_FALSE(second.options.mcts.stop_without_gain);
+  CHECK(first.options.mcts.stop_without_gain);
   CHECK(second.options.mcts.seed == 1);
   CHECK(study.runs[2].options.mcts.seed == 2);
   std::set<std::string> ids;

@@ -113,6 +113,25 @@ TEST_CASE("mcts prunes actions that change nothing and reports why it stopped") 
         "memory limit");
 }
 
+TEST_CASE("mcts keeps committing actions that gain nothing when asked, as the paper's loop does") {
+  const dsl::RuleSet set = rules();
+  const RooflineCostModel model(builtin_profile("v100"));
+  GraphBuilder b;  // already optimal: unfusing the relu only adds a costlier alternative
+  b.output("p", b.matmul(b.input("x", {16, 64}), b.weight("w", {64, 64}), Activation::kRelu));
+  const Graph graph = std::move(b).finish();
+  search::OptimizeOptions options = base_options("mcts");
+  const auto stopping = search::optimize(graph, set, model, options);
+  CHECK(stopping.stop_reason == "no improving action");
+  CHECK(stopping.mcts.steps.empty());
+  options.mcts.stop_without_gain = false;
+  const auto continuing = search::optimize(graph, set, model, options);
+  CHECK(continuing.stop_reason == "saturated");
+  REQUIRE_FALSE(continuing.mcts.steps.empty());
+  CHECK(set.rule(continuing.mcts.steps.front().rule).name == "unfuse-relu");
+  CHECK(continuing.mcts.steps.front().mean_value == 0);
+  CHECK(continuing.optimized_cost == doctest::Approx(stopping.optimized_cost));
+}
+
 TEST_CASE("greedy and taso report why they stopped") {
   const dsl::RuleSet set = rules();
   const RooflineCostModel model(builtin_profile("v100"));
