@@ -128,6 +128,9 @@ class EGraph {
         if (nodes_.live(node)) propagate(node);
       }
     }
+    // Every live e-node is canonical now: a slot with a non-canonical child is stale.
+    if (stale_slots_) hashcons_.remove_stale([&](Id child) { return uf_.is_root(child); });
+    stale_slots_ = false;
     rebuild_indexes();
     clean_ = true;
   }
@@ -305,8 +308,11 @@ class EGraph {
     const bool stale =
         std::any_of(children.begin(), children.end(), [&](Id c) { return !uf_.is_root(c); });
     if (!stale) return;
-    const ENodeRef before = nodes_.get(node);
-    hashcons_.erase(node, hash_enode(before.op, before.payload, before.children));
+    // The old slot of a small e-node is left stale (see Hashcons::remove_stale).
+    if (const ENodeRef before = nodes_.get(node); Hashcons::holds_content(before.children.size()))
+      stale_slots_ = true;
+    else
+      hashcons_.erase(node, hash_enode(before.op, before.payload, before.children));
     for (Id& child : children) child = uf_.find_compress(child);
     node_stamps_[node] = epoch_;
     const ENodeRef after = nodes_.get(node);
@@ -325,7 +331,9 @@ class EGraph {
   // Repairs take e-nodes from the back of `pending_`, each at a random place in the node store and
   // the hashcons. Starts loading the record of the e-node 2 * kRepairAhead repairs ahead and, for
   // the stale e-node kRepairAhead ahead (its record has arrived by now), the hashcons slot that
-  // erasing it will probe. Merges push more e-nodes meanwhile, so some hints miss; they are hints.
+  // looking up its canonical form will probe (its old slot is left stale, not erased, when the
+  // slot holds its content). Merges push more e-nodes meanwhile, so some hints miss; they are
+  // hints.
   static constexpr std::size_t kRepairAhead = 8;
   void prefetch_pending() const {
     const std::size_t size = pending_.size();
@@ -337,7 +345,9 @@ class EGraph {
     if (std::all_of(content.children.begin(), content.children.end(),
                     [&](Id c) { return uf_.is_root(c); }))
       return;
-    hashcons_.prefetch(hash_enode(content.op, content.payload, content.children));
+    ChildIds canonical(content.children.size());
+    for (std::size_t i = 0; i < canonical.size(); ++i) canonical[i] = uf_.find(content.children[i]);
+    hashcons_.prefetch(hash_enode(content.op, content.payload, id_span(canonical)));
   }
 
   // Recomputes a parent's data after a child class's data changed and merges it into its class.
@@ -523,6 +533,7 @@ class EGraph {
   std::size_t blacklisted_nodes_ = 0;
   std::uint32_t epoch_ = 0;
   bool clean_ = true;
+  bool stale_slots_ = false;  // the hashcons holds stale slots (until rebuild() ends)
 };
 
 }  // namespace mctsat::egraph

@@ -7,6 +7,11 @@
 // a small e-node touches one line. Larger e-nodes are compared against the NodeStore. Operator
 // codes must be below 2^24 (the top byte of a slot's operator word holds the arity). Copying it is
 // a flat copy.
+//
+// When rebuilding re-canonicalizes a small e-node, its old slot need not be found and erased at
+// once (a random probe per repair): the slot is left in place, *stale*, and one sequential sweep
+// at the end of the rebuild removes every stale slot. A stale slot holds a child that is no longer
+// a canonical class, and lookups use canonical children only, so it can never be found meanwhile.
 #pragma once
 
 #include <algorithm>
@@ -67,22 +72,28 @@ class Hashcons {
     ++size_;
   }
 
+  // Whether slots hold the content of e-nodes of this arity (then a stale slot can be left for
+  // remove_stale instead of erased).
+  static bool holds_content(std::size_t arity) { return arity <= kInline; }
+
   // Removes `node`, stored under `hash` (the hash of its content when it was inserted).
   void erase(Id node, std::uint64_t hash) {
     std::size_t i = hash & mask_;
     while (slots_[i].node != node) i = (i + 1) & mask_;
-    // Backward shift: move later entries of the probe run into the hole when allowed.
-    for (std::size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
-      if (slots_[j].node == kNoId) break;
-      const std::size_t home = slots_[j].home & mask_;
-      // Entry j may move to i when i lies cyclically in [home, j).
-      if (((j - home) & mask_) >= ((j - i) & mask_)) {
-        slots_[i] = slots_[j];
-        i = j;
-      }
+    erase_at(i);
+  }
+
+  // Removes every slot holding a child for which `canonical(child)` is false, in one pass over the
+  // table (each removal shifts the rest of its probe run back, as erase does).
+  template <class IsCanonical>
+  void remove_stale(IsCanonical canonical) {
+    if (size_ == 0) return;
+    std::size_t start = 0;
+    while (slots_[start].node != kNoId) ++start;  // no probe run wraps past an empty slot
+    for (std::size_t k = 1; k <= mask_; ++k) {
+      const std::size_t i = (start + k) & mask_;
+      while (slots_[i].node != kNoId && stale(slots_[i], canonical)) erase_at(i);
     }
-    slots_[i] = Slot{};
-    --size_;
   }
 
   // Starts loading the first slot a lookup of `hash` probes (a hint; it changes nothing). Issued
@@ -110,6 +121,29 @@ class Hashcons {
     std::int64_t payload = 0;
   };
   static_assert(sizeof(Slot) == 32);
+
+  template <class IsCanonical>
+  static bool stale(const Slot& slot, IsCanonical& canonical) {
+    const std::uint32_t arity = slot.op_arity >> 24;
+    return arity <= kInline && ((arity > 0 && !canonical(slot.children[0])) ||
+                                (arity > 1 && !canonical(slot.children[1])));
+  }
+
+  // Empties slot i and shifts the rest of its probe run back where allowed.
+  void erase_at(std::size_t i) {
+    // Backward shift: move later entries of the probe run into the hole when allowed.
+    for (std::size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (slots_[j].node == kNoId) break;
+      const std::size_t home = slots_[j].home & mask_;
+      // Entry j may move to i when i lies cyclically in [home, j).
+      if (((j - home) & mask_) >= ((j - i) & mask_)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = Slot{};
+    --size_;
+  }
 
   // The operator in the low 24 bits, the arity (capped at kInline + 1: larger e-nodes are
   // compared against the NodeStore) in the top 8.
