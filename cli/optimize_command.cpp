@@ -96,14 +96,17 @@ void print_report(const nlohmann::json& r) {
     const auto& m = r["measured"];
     std::cout << fmt::format(
         "  measured        original {:.3f} ms, optimized {:.3f} ms (medians of {} interleaved "
-        "oneDNN runs, {} thread{})\n",
+        "oneDNN runs x {} instance{} each, {} thread{})\n",
         m["original"]["median_ms"].get<double>(), m["optimized"]["median_ms"].get<double>(),
-        m["runs"].get<int>(), m["threads"].get<int>(), m["threads"] == 1 ? "" : "s");
+        m["runs"].get<int>(), m["instances"].get<int>(), m["instances"] == 1 ? "" : "s",
+        m["threads"].get<int>(), m["threads"] == 1 ? "" : "s");
     std::cout << fmt::format(
         "                  speedup {:+.2f}% (estimated {:+.2f}%), paired runs' interquartile "
-        "range {:+.2f}% to {:+.2f}%\n",
+        "range {:+.2f}% to {:+.2f}%; noise floor {:.2f}% (the original's instances differ by "
+        "that much)\n",
         m["speedup_percent"].get<double>(), r["speedup_percent"].get<double>(),
-        m["speedup_percent_q1"].get<double>(), m["speedup_percent_q3"].get<double>());
+        m["speedup_percent_q1"].get<double>(), m["speedup_percent_q3"].get<double>(),
+        m["noise_floor_percent"].get<double>());
     std::cout << fmt::format(
         "                  original {:.3f}-{:.3f} ms, optimized {:.3f}-{:.3f} ms (min-max); {}\n",
         m["original"]["min_ms"].get<double>(), m["original"]["max_ms"].get<double>(),
@@ -243,6 +246,14 @@ void add_optimize_command(CLI::App& app) {
   command
       ->add_option("--measure-runs", options->measure_options.runs,
                    "--measure: timed runs of each graph (after 3 warm-up runs)")
+      ->check(CLI::PositiveNumber)
+      ->needs(measure)
+      ->capture_default_str();
+  command
+      ->add_option("--measure-instances", options->measure_options.instances,
+                   "--measure: separately prepared executors of each graph, timed in the same "
+                   "rounds (their memory placement differs; the original's spread is reported "
+                   "as the noise floor)")
       ->check(CLI::PositiveNumber)
       ->needs(measure)
       ->capture_default_str();

@@ -17,7 +17,13 @@
 namespace mctsat::search {
 
 struct SpeedupMeasureOptions {
-  int runs = 10;           // timed rounds (each runs both graphs once); at least 1
+  int runs = 10;           // timed rounds (each runs every instance of both graphs once); >= 1
+  // Separately prepared executors of each graph, timed in the same rounds. Their buffers lie at
+  // different addresses, and on this VM two instances of one graph differ by up to a few percent
+  // (cache-set and page placement), which a single instance per graph would report as a speedup;
+  // several average that out, and the spread between the original's instances is reported as the
+  // noise floor. At least 1.
+  int instances = 2;
   int warmup = 3;          // untimed runs of each graph first
   int threads = 0;         // oneDNN threads; 0: OpenMP's default
   std::uint64_t seed = 1;  // random inputs and values of weights without values
@@ -33,11 +39,14 @@ class SpeedupMeasurement {
   // warmup < 0.
   SpeedupMeasurement(const tensor::Graph& original, SpeedupMeasureOptions options);
 
-  // Times both graphs. Keys: engine ("dnnl"), threads, runs, warmup, seed, original and optimized
-  // (TimingStats JSON plus primitives and prepare_seconds), speedup_percent (100 * (median
-  // original / median optimized - 1), as the estimated speedup_percent), speedup_percent_q1 and
-  // speedup_percent_q3 (quartiles of the per-round paired speedups: the spread), outputs_finite
-  // and max_relative_difference of the outputs (null when an output overflowed). Call it once.
+  // Times both graphs. Keys: engine ("dnnl"), threads, runs, warmup, instances, seed, original and
+  // optimized (TimingStats JSON of all their instances' runs, plus primitives and
+  // prepare_seconds), speedup_percent (100 * (median original / median optimized - 1), as the
+  // estimated speedup_percent), speedup_percent_q1 and speedup_percent_q3 (quartiles of the
+  // per-round paired speedups, each round's instances averaged: the spread), noise_floor_percent
+  // (100 * (slowest / fastest median among the original's instances - 1); 0 with one instance),
+  // outputs_finite and max_relative_difference of the outputs (null when an output overflowed).
+  // Call it once.
   // Throws mctsat::Error naming the node for what the executor cannot run in `optimized`, and when
   // the outputs differ in number or shape.
   nlohmann::json measure(const tensor::Graph& optimized);
@@ -45,7 +54,8 @@ class SpeedupMeasurement {
  private:
   SpeedupMeasureOptions options_;
   std::map<std::string, tensor::Tensor> inputs_;
-  std::vector<tensor::TimedGraph> graphs_;  // the original, then the optimized graph
+  // The original's instances, then the optimized graph's.
+  std::vector<tensor::TimedGraph> graphs_;
 };
 
 }  // namespace mctsat::search

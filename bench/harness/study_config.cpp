@@ -278,9 +278,9 @@ std::optional<search::SpeedupMeasureOptions> read_measure(const Reader& r, const
   if (value.is_boolean()) return value.get<bool>() ? std::optional(options) : std::nullopt;
   if (!value.is_object())
     r.fail(path, fmt::format("expected true, false or an object {{\"runs\", \"warmup\", "
-                             "\"threads\"}}, got {}",
+                             "\"instances\", \"threads\"}}, got {}",
                              value.dump()));
-  r.only(value, path, {"runs", "warmup", "threads"});
+  r.only(value, path, {"runs", "warmup", "instances", "threads"});
   auto count = [&](const char* key, std::uint64_t min, int& out) {
     if (!value.contains(key)) return;
     const std::string where = fmt::format("{}/{}", path, key);
@@ -290,6 +290,7 @@ std::optional<search::SpeedupMeasureOptions> read_measure(const Reader& r, const
   };
   count("runs", 1, options.runs);
   count("warmup", 0, options.warmup);
+  count("instances", 1, options.instances);
   count("threads", 1, options.threads);
   return options;
 }
@@ -566,7 +567,7 @@ Study parse_study(const std::string& text, const std::string& path,
               // Only when on, so that the ids of studies without it stay as they were.
               if (study.measure)
                 identity["measure"] = {study.measure->runs, study.measure->warmup,
-                                       study.measure->threads};
+                                       study.measure->threads, study.measure->instances};
               run.id = fmt::format("{:016x}", fnv1a(identity.dump()));
               study.runs.push_back(std::move(run));
             }

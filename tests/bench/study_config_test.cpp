@@ -181,9 +181,10 @@ TEST_CASE("\"measure\" asks for oneDNN timings and changes the ids only when on"
   CHECK(on.measure->runs == mctsat::search::SpeedupMeasureOptions{}.runs);
   CHECK(on.runs[0].id != plain.runs[0].id);
   const Study custom =
-      parse("{" + grid + R"(, "measure": {"runs": 4, "warmup": 0, "threads": 2}})");
+      parse("{" + grid + R"(, "measure": {"runs": 4, "warmup": 0, "instances": 3, "threads": 2}})");
   REQUIRE(custom.measure.has_value());
   CHECK(custom.measure->runs == 4);
+  CHECK(custom.measure->instances == 3);
   CHECK(custom.measure->warmup == 0);
   CHECK(custom.measure->threads == 2);
   CHECK(custom.runs[0].id != on.runs[0].id);

@@ -41,15 +41,19 @@ const std::string kOptimizeDemo = "optimize demo --strategy greedy --seconds 10 
 
 TEST_CASE("optimize --measure reports the real speedup next to the estimate") {
   const json report =
-      run_json(kOptimizeDemo + "--measure --measure-runs 3 --measure-threads 1 --json");
+      run_json(kOptimizeDemo +
+               "--measure --measure-runs 3 --measure-instances 3 --measure-threads 1 --json");
   REQUIRE(report.contains("measured"));
   const json& m = report["measured"];
   CHECK(m["engine"] == "dnnl");
   CHECK(m["threads"] == 1);
   CHECK(m["runs"] == 3);
   CHECK(m["warmup"] == 3);
-  check_timing(m["original"], 3);
-  check_timing(m["optimized"], 3);
+  CHECK(m["instances"] == 3);
+  check_timing(m["original"], 9);  // 3 rounds x 3 instances
+  check_timing(m["optimized"], 9);
+  CHECK(m["noise_floor_percent"].get<double>() >= 0);
+  CHECK(std::isfinite(m["noise_floor_percent"].get<double>()));
   const double speedup = m["speedup_percent"].get<double>();
   CHECK(std::isfinite(speedup));
   CHECK(speedup == doctest::Approx(100 * (m["original"]["median_ms"].get<double>() /
@@ -64,7 +68,8 @@ TEST_CASE("optimize --measure reports the real speedup next to the estimate") {
   const CliResult human = run_mctsat(kOptimizeDemo + "--measure --measure-runs 2");
   REQUIRE_MESSAGE(human.status == 0, human.output);
   CHECK(contains(human.output, "measured        original"));
-  CHECK(contains(human.output, "medians of 2 interleaved oneDNN runs"));
+  CHECK(contains(human.output, "medians of 2 interleaved oneDNN runs x 2 instances each"));
+  CHECK(contains(human.output, "noise floor"));
   CHECK(contains(human.output, "(estimated +"));
   CHECK(contains(human.output, "max relative output difference"));
 
@@ -80,6 +85,9 @@ TEST_CASE("optimize --measure: clear errors for bad options and graphs oneDNN ca
   r = run_mctsat(kOptimizeDemo + "--measure --measure-runs many");
   CHECK(r.status != 0);
   CHECK(contains(r.output, "--measure-runs"));
+  r = run_mctsat(kOptimizeDemo + "--measure --measure-instances 0");
+  CHECK(r.status != 0);
+  CHECK(contains(r.output, "--measure-instances"));
   r = run_mctsat(kOptimizeDemo + "--measure-runs 3");
   CHECK(r.status != 0);
   CHECK(contains(r.output, "--measure"));
@@ -116,7 +124,8 @@ TEST_CASE("a bench study with \"measure\": true records and reports measured spe
   const json& m = record["result"]["measured"];
   CHECK(m["runs"] == 2);
   CHECK(m["threads"] == 1);
-  check_timing(m["original"], 2);
+  CHECK(m["instances"] == 2);         // the default
+  check_timing(m["original"], 2 * 2);  // rounds x instances
   CHECK(std::isfinite(m["speedup_percent"].get<double>()));
   CHECK(m["max_relative_difference"].get<double>() <= 1e-4);
 
