@@ -19,9 +19,9 @@ namespace mctsat::search {
 struct SpeedupMeasureOptions {
   int runs = 10;           // timed rounds (each runs every instance of both graphs once); >= 1
   // Separately prepared executors of each graph, timed in the same rounds. Their buffers lie at
-  // different addresses, and on this VM two instances of one graph differ by up to a few percent
-  // (cache-set and page placement), which a single instance per graph would report as a speedup;
-  // several average that out, and the spread between the original's instances is reported as the
+  // different addresses, and on this VM two instances of one graph differ by several percent,
+  // which one instance per graph would report as a speedup; several, prepared in alternating
+  // order, average that out, and the spread between the original's instances is reported as the
   // noise floor. At least 1.
   int instances = 2;
   int warmup = 3;          // untimed runs of each graph first
@@ -35,8 +35,8 @@ struct SpeedupMeasureOptions {
 class SpeedupMeasurement {
  public:
   // Prepares the original graph for the executor, so that what it cannot run (an opaque operator,
-  // named with its node) raises mctsat::Error before a search is spent; also for runs < 1 or
-  // warmup < 0.
+  // named with its node) raises mctsat::Error before a search is spent; also for runs < 1,
+  // warmup < 0 or instances < 1. `original` must outlive the measurement.
   SpeedupMeasurement(const tensor::Graph& original, SpeedupMeasureOptions options);
 
   // Times both graphs. Keys: engine ("dnnl"), threads, runs, warmup, instances, seed, original and
@@ -52,9 +52,12 @@ class SpeedupMeasurement {
   nlohmann::json measure(const tensor::Graph& optimized);
 
  private:
+  void prepare(const tensor::Graph& graph, const char* which);  // appends to graphs_
+
   SpeedupMeasureOptions options_;
+  const tensor::Graph& original_;
   std::map<std::string, tensor::Tensor> inputs_;
-  // The original's instances, then the optimized graph's.
+  // The instances of both graphs, in the order they were prepared.
   std::vector<tensor::TimedGraph> graphs_;
 };
 
