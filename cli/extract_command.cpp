@@ -1,6 +1,6 @@
 // `mctsat extract EGRAPH.json`: extracts from an e-graph in the egraph-serialize format (the
 // extraction-gym suite's, or one mctsat exported) with one or more extractors, and reports each
-// one's exact DAG cost and time.
+// one's exact DAG cost and time (and, for ilp and beam, the lower bound and the gap).
 #include <cmath>
 #include <iostream>
 
@@ -19,6 +19,7 @@ void add_extract_command(CLI::App& app) {
     std::vector<std::string> extractors{"greedy", "paper", "dag", "ilp"};
     double ilp_seconds = 10;
     std::size_t dag_restarts = 0;
+    extract::ExtractorOptions beam;  // only its beam_* fields
     bool json = false;
   };
   auto options = std::make_shared<Options>();
@@ -36,10 +37,25 @@ void add_extract_command(CLI::App& app) {
                    "Seeded restarts of the dag extractor (and of the ILP's warm start)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  command
+      ->add_option("--beam-width", options->beam.beam_width,
+                   "Frontiers the beam extractor's search keeps")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}))
+      ->capture_default_str();
+  command
+      ->add_option("--beam-class-width", options->beam.beam_class_width,
+                   "Frontiers each of the beam extractor's class-bounding searches keeps")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}))
+      ->capture_default_str();
+  command
+      ->add_option("--beam-horizon", options->beam.beam_horizon,
+                   "Positions a class-bounding search of the beam extractor covers")
+      ->check(CLI::Range(2, 4096))
+      ->capture_default_str();
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([options] {
     const extract::Problem problem = extract::load_problem(options->path);
-    extract::ExtractorOptions extractor_options;
+    extract::ExtractorOptions extractor_options = options->beam;
     extractor_options.time_limit_seconds = options->ilp_seconds;
     extractor_options.dag_restarts = options->dag_restarts;
     nlohmann::json results = nlohmann::json::array();
@@ -50,6 +66,8 @@ void add_extract_command(CLI::App& app) {
            {"dag_cost", std::isfinite(r.dag_cost) ? nlohmann::json(r.dag_cost) : nlohmann::json()},
            {"seconds", r.seconds},
            {"status", extract::status_name(r.status)},
+           {"lower_bound",
+            std::isnan(r.lower_bound) ? nlohmann::json() : nlohmann::json(r.lower_bound)},
            {"gap", std::isnan(r.gap) ? nlohmann::json() : nlohmann::json(r.gap)},
            {"detail", r.detail}});
     }
@@ -66,9 +84,13 @@ void add_extract_command(CLI::App& app) {
                              problem.num_nodes());
     for (const auto& r : results)
       std::cout << fmt::format(
-          "  {:<8} cost {:>14}  {:>10.4f} s  {}\n", r["extractor"].get<std::string>(),
+          "  {:<8} cost {:>14}  {:>10.4f} s  {}{}\n", r["extractor"].get<std::string>(),
           r["dag_cost"].is_null() ? "none" : fmt::format("{:.6g}", r["dag_cost"].get<double>()),
-          r["seconds"].get<double>(), r["status"].get<std::string>());
+          r["seconds"].get<double>(), r["status"].get<std::string>(),
+          r["lower_bound"].is_null()
+              ? ""
+              : fmt::format("  (bound {:.6g}, gap {:.2f}%)", r["lower_bound"].get<double>(),
+                            100 * r["gap"].get<double>()));
   });
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "extract/beam_extractor.hpp"
 #include "extract/dag_extractor.hpp"
 #include "extract/greedy_extractor.hpp"
 #include "extract/ilp_extractor.hpp"
@@ -54,7 +55,7 @@ Result Extractor::extract(const Problem& problem) const {
 }
 
 std::vector<std::string> extractor_names() {
-  return {"greedy", "paper", "dag", "ilp"};
+  return {"greedy", "paper", "dag", "ilp", "beam"};
 }
 
 std::unique_ptr<Extractor> make_extractor(std::string_view name, const ExtractorOptions& options) {
@@ -62,7 +63,8 @@ std::unique_ptr<Extractor> make_extractor(std::string_view name, const Extractor
   if (name == "paper") return std::make_unique<PaperExtractor>();
   if (name == "dag") return std::make_unique<DagExtractor>(options);
   if (name == "ilp") return std::make_unique<IlpExtractor>(options);
-  throw Error(fmt::format("unknown extractor '{}' (known: greedy, paper, dag, ilp)", name));
+  if (name == "beam") return std::make_unique<BeamExtractor>(options);
+  throw Error(fmt::format("unknown extractor '{}' (known: greedy, paper, dag, ilp, beam)", name));
 }
 
 }  // namespace mctsat::extract

@@ -8,6 +8,8 @@
 //   dag     ours: DAG-aware greedy with per-class cost sets, then local improvement passes, then
 //           (optionally, ExtractorOptions::dag_restarts) seeded restarts from perturbed costs
 //   ilp     integer linear programming with CBC, lazily added cycle cuts, warm start from `dag`
+//   beam    width-bounded dynamic programming over frontiers from `dag`'s cost, with a proven
+//           lower bound (frontier_search.hpp)
 //
 // `Extractor::extract` is not virtual: it runs the extractor's `solve`, keeps the chosen nodes
 // of the needed classes only, checks the choice and scores it with `dag_cost`, so that no
@@ -27,8 +29,8 @@
 namespace mctsat::extract {
 
 enum class Status {
-  kOptimal,     // proven optimal (ilp)
-  kHeuristic,   // a heuristic's extraction (greedy, paper, dag)
+  kOptimal,     // proven optimal (ilp, beam)
+  kHeuristic,   // a heuristic's extraction (greedy, paper, dag; beam when its bound is below)
   kTimeLimit,   // ilp stopped at its time limit: the best extraction found, optimality not proven
   kInfeasible,  // some root has no acyclic extraction from non-forbidden nodes
 };
@@ -43,13 +45,14 @@ struct Result {
   double estimate = std::numeric_limits<double>::quiet_NaN();
   double seconds = 0;  // wall time of extract(), scoring included
   Status status = Status::kHeuristic;
-  // ilp: a lower bound on the optimum and the relative gap (dag_cost - bound) / dag_cost.
+  // ilp, beam: a lower bound on the optimum and the relative gap (dag_cost - bound) / dag_cost.
   double lower_bound = std::numeric_limits<double>::quiet_NaN();
   double gap = std::numeric_limits<double>::quiet_NaN();
-  std::size_t evaluations = 0;   // node evaluations (fixpoints), moves tried (dag), solves (ilp)
+  // node evaluations (fixpoints), moves tried (dag), solves (ilp), frontiers created (beam)
+  std::size_t evaluations = 0;
   std::size_t improvements = 0;  // class values improved (fixpoints), moves taken (dag)
   std::size_t cuts = 0;          // ilp: cycle cuts added
-  bool warm_start_kept = false;  // ilp: the warm start was returned (nothing better found)
+  bool warm_start_kept = false;  // ilp, beam: the warm start was returned (nothing better found)
   std::string detail;            // a human-readable note (e.g. why ilp stopped)
 };
 
@@ -69,6 +72,11 @@ struct ExtractorOptions {
   // dag: stop restarting when the first this many restarts all end at the first extraction's
   // cost (a single basin, it seems); 0: never stop early.
   std::size_t dag_converged = 2;
+  // beam (frontier_search.hpp): frontiers kept by the search, by each class's bounding search,
+  // and the positions a class's bounding search covers.
+  std::size_t beam_width = 10000;
+  std::size_t beam_class_width = 100;
+  std::uint32_t beam_horizon = 32;
 };
 
 // The restarts the extraction study (bench/results/extraction.md) gives `dag`.

@@ -16,6 +16,7 @@
 #include <coin/OsiClpSolverInterface.hpp>
 
 #include "extract/dag_extractor.hpp"
+#include "extract/frontier_search.hpp"
 #include "extract/greedy_extractor.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -298,8 +299,13 @@ void IlpExtractor::solve(const Problem& problem, Result& result) const {
     result.status = Status::kOptimal;
     result.lower_bound = best_cost;
   } else {
-    result.status = Status::kTimeLimit;
-    result.lower_bound = bound > -COIN_DBL_MAX ? std::min(bound / scale, best_cost) : 0.0;
+    // CBC's bound, or the frontier search's path bound where that is higher (on the random
+    // e-graphs of the extraction study, CBC's bound is 0.6-40% of the cost, the path bound
+    // 40-60%); either may still prove the best extraction optimal.
+    const double cbc = bound > -COIN_DBL_MAX ? bound / scale : 0.0;
+    const double lower = std::max(cbc, FrontierSearch(problem).root_bound());
+    result.status = lower >= best_cost * (1 - 1e-12) ? Status::kOptimal : Status::kTimeLimit;
+    result.lower_bound = std::min(lower, best_cost);
   }
 }
 

@@ -11,7 +11,8 @@
 // again (on cycle-free e-graphs, the usual case after TENSAT's cycle filtering, one solve is
 // enough). The `dag` extraction (with the options' dag_restarts) is the warm start; a time limit
 // bounds all solves together, and when it ends the search, the best acyclic solution known (at
-// worst the warm start) is returned with the solver's lower bound and the gap. The last
+// worst the warm start) is returned with a lower bound and the gap: the solver's bound, or the
+// frontier search's path bound (frontier_search.hpp, no search) when higher. The last
 // relaxation's bound is valid for the true problem, since cuts only remove cyclic solutions. The
 // time limit is wall time, so a result that hits it may differ from run to run; everything else
 // is deterministic.

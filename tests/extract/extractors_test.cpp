@@ -240,15 +240,15 @@ TEST_CASE("results are deterministic") {
   }
 }
 
-TEST_CASE("the factory knows four extractors and names the known ones for an unknown name") {
-  CHECK(extractor_names() == std::vector<std::string>{"greedy", "paper", "dag", "ilp"});
+TEST_CASE("the factory knows five extractors and names the known ones for an unknown name") {
+  CHECK(extractor_names() == std::vector<std::string>{"greedy", "paper", "dag", "ilp", "beam"});
   for (const std::string& name : extractor_names()) CHECK(make_extractor(name)->name() == name);
   try {
     make_extractor("optimal");
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(std::string(e.what()).find("unknown extractor 'optimal'") != std::string::npos);
-    CHECK(std::string(e.what()).find("greedy, paper, dag, ilp") != std::string::npos);
+    CHECK(std::string(e.what()).find("greedy, paper, dag, ilp, beam") != std::string::npos);
   }
   CHECK(status_name(Status::kTimeLimit) == "time limit");
 }

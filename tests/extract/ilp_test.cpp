@@ -1,10 +1,12 @@
 // The ILP extractor against brute-force enumeration on random tiny problems (fixed seed), and its
-// fallback to the warm start; the heuristics never beat the optimum and dag never loses to greedy.
+// fallback to the warm start with a lower bound; the heuristics never beat the optimum and dag
+// never loses to greedy.
 #include <cmath>
 
 #include <doctest/doctest.h>
 
 #include "extract/extractor.hpp"
+#include "extract/frontier_search.hpp"
 #include "problems.hpp"
 
 using namespace mctsat::extract;
@@ -53,4 +55,19 @@ TEST_CASE("a time limit too short to solve returns the warm start with a gap") {
   CHECK(result.dag_cost == make_extractor("dag")->extract(p.problem).dag_cost);
   CHECK(result.lower_bound <= result.dag_cost);
   CHECK(result.gap >= 0);
+}
+
+TEST_CASE("stopped by its time limit, the ILP reports the frontier search's path bound if higher") {
+  // On random200, CBC's LP bound is about a third of the optimum (1255); with no time at all it
+  // has none, and the path bound is what remains.
+  const Problem problem = window_problem(200, 1);
+  ExtractorOptions options;
+  options.time_limit_seconds = 0;
+  const Result result = make_extractor("ilp", options)->extract(problem);
+  CHECK(result.status == Status::kTimeLimit);
+  const double path = FrontierSearch(problem).root_bound();
+  CHECK(path > 400);
+  CHECK(path < 1255);
+  CHECK(result.lower_bound == path);
+  CHECK(result.gap == doctest::Approx((result.dag_cost - path) / result.dag_cost));
 }

@@ -112,6 +112,11 @@ TEST_CASE("extractions of a rewritten tensor e-graph build graphs costing their 
   CHECK(ilp_cost < source_cost);
   CHECK(make_extractor("dag")->extract(problem).dag_cost ==
         doctest::Approx(ilp_cost).epsilon(1e-12));
+  // The frontier search's bound holds on a tensor e-graph (two roots, literal leaves) and proves
+  // the optimum.
+  const Result beam = make_extractor("beam")->extract(problem);
+  CHECK(beam.lower_bound <= ilp_cost * (1 + 1e-12));
+  CHECK(beam.status == Status::kOptimal);
 }
 
 TEST_CASE("literal classes are zero-cost leaves") {
