@@ -55,7 +55,10 @@ SpeedupMeasurement::SpeedupMeasurement(const tensor::Graph& original, SpeedupMea
                             options_.instances));
   if (options_.threads > 0) tensor::set_executor_threads(options_.threads);
   inputs_ = tensor::random_inputs(original, options_.seed);
-  prepare(original, "original");  // what oneDNN cannot run fails now, before a search
+  // What oneDNN cannot run fails now, before a search; the executor itself is not kept (measure()
+  // prepares every instance after the search, and none is held meanwhile).
+  prepare(original, "original");
+  graphs_.clear();
 }
 
 void SpeedupMeasurement::prepare(const tensor::Graph& graph, const char* which) {
@@ -68,12 +71,11 @@ void SpeedupMeasurement::prepare(const tensor::Graph& graph, const char* which) 
 }
 
 nlohmann::json SpeedupMeasurement::measure(const tensor::Graph& optimized) {
-  MCTSAT_ASSERT(graphs_.size() == 1);
-  // On this VM an executor prepared later tends to run faster than an identical one prepared
-  // earlier (measured: +3.5% to +13% for NASRNN against itself), so all instances are prepared
-  // now, in pairs whose order alternates (original first in even pairs): neither graph is always
-  // the earlier one.
-  graphs_.clear();
+  MCTSAT_ASSERT(graphs_.empty());
+  // On this VM identical executors differ by several percent, more often in favour of the one
+  // prepared later (NASRNN against itself, `mctsat run nasrnn --engine dnnl --compare nasrnn`, nine
+  // runs under load: -5.8% to +10.1%, median +3.4%), so all instances are prepared now, in pairs
+  // whose order alternates (original first in even pairs): neither graph is always the later one.
   const auto instances = static_cast<std::size_t>(options_.instances);
   graphs_.reserve(2 * instances);
   std::vector<bool> is_original;
