@@ -14,6 +14,7 @@
 #include "bench/harness/study_report.hpp"
 #include "bench/harness/study_runner.hpp"
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -99,7 +100,7 @@ void add_bench_command(CLI::App& app) {
                       "Study config (.json), e.g. bench/configs/smoke.json");
   command->add_option("--out", options->out, "Output directory (default bench-out/NAME)");
   command->add_option("-j,--jobs", options->jobs, "Runs at a time")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command->add_option("--shard", options->shard, "Run shard I of N (0 <= I < N) of the grid")
       ->capture_default_str();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "extract/extractor.hpp"
 #include "extract/serialized_problem.hpp"
 
@@ -30,7 +31,7 @@ void add_extract_command(CLI::App& app) {
       ->check(CLI::IsMember(extract::extractor_names()))
       ->capture_default_str();
   command->add_option("--ilp-seconds", options->ilp_seconds, "Time limit of the ILP extractor")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command
       ->add_option("--dag-restarts", options->dag_restarts,

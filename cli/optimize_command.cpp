@@ -13,6 +13,7 @@
 #include "cli/cost_options.hpp"
 #include "cli/equivalence_check.hpp"
 #include "cli/model_options.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/progress_line.hpp"
 #include "dsl/rule_library.hpp"
 #include "frontend/model_io.hpp"
@@ -96,10 +97,10 @@ void print_report(const nlohmann::json& r) {
     const auto& m = r["measured"];
     std::cout << fmt::format(
         "  measured        original {:.3f} ms, optimized {:.3f} ms (medians of {} interleaved "
-        "oneDNN runs x {} instance{} each, {} thread{})\n",
+        "oneDNN runs x {} instance{} each, {} thread{}, {})\n",
         m["original"]["median_ms"].get<double>(), m["optimized"]["median_ms"].get<double>(),
         m["runs"].get<int>(), m["instances"].get<int>(), m["instances"] == 1 ? "" : "s",
-        m["threads"].get<int>(), m["threads"] == 1 ? "" : "s");
+        m["threads"].get<int>(), m["threads"] == 1 ? "" : "s", m["clock"].get<std::string>());
     std::cout << fmt::format(
         "                  speedup {:+.2f}% (estimated {:+.2f}%), paired runs' interquartile "
         "range {:+.2f}% to {:+.2f}%; noise floor {:.2f}% (the original's instances differ by "
@@ -137,7 +138,7 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   command
       .add_option("--ilp-seconds", s.extractor.time_limit_seconds,
                   "Time limit of the ILP extractor")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command
       .add_option("--dag-restarts", s.extractor.dag_restarts,
@@ -147,15 +148,15 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   command
       .add_option("--threads", o.threads,
                   "Search threads (eqsat: rule matching; mcts: simulations; taso: candidates)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command
       .add_option("--node-limit", s.mcts.node_limit,
                   "E-node limit (mcts; eqsat uses --eqsat-node-limit)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command.add_option("--eqsat-node-limit", s.eqsat.node_limit, "E-node limit of eqsat")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command.add_option("--iterations", s.eqsat.iterations, "Iteration limit of eqsat")
       ->capture_default_str();
@@ -164,15 +165,15 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
                   "eqsat: multi-pattern rules in the first k iterations")
       ->capture_default_str();
   command.add_option("--seconds", s.mcts.seconds, "Time limit of the search")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command
       .add_option("--memory-limit", o.memory_limit_mb,
                   "Memory limit in MB (eqsat: the e-graph; mcts: the tree's e-graph snapshots)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number);
   command.add_flag("--no-cycle-filter", o.no_cycle_filter, "Turn TENSAT's cycle filtering off");
   command.add_option("--simulations", s.mcts.simulations, "mcts: simulations per planning step")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command.add_option("--rollout-depth", s.mcts.rollout_depth, "mcts: rollout steps")
       ->capture_default_str();
@@ -180,7 +181,7 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   command.add_option("--exploration", s.mcts.exploration, "mcts: UCT exploration constant")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number)
       ->capture_default_str();
   command
       .add_option("--expand-probability", s.mcts.expand_probability,
@@ -191,7 +192,7 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
                    "mcts: keep committing actions when none improves the reward (until the node "
                    "limit, saturation or --max-steps), as the paper's planning loop does");
   command.add_option("--max-steps", s.mcts.max_steps, "mcts: planning steps")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
   command
       .add_option("--policy", o.search.mcts.policy,
@@ -210,7 +211,7 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
       ->check(CLI::Range(1.0, 10.0))
       ->capture_default_str();
   command.add_option("--budget", s.taso.budget, "taso: graphs to explore")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->capture_default_str();
 }
 
@@ -246,7 +247,7 @@ void add_optimize_command(CLI::App& app) {
   command
       ->add_option("--measure-runs", options->measure_options.runs,
                    "--measure: timed runs of each graph (after 3 warm-up runs)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->needs(measure)
       ->capture_default_str();
   command
@@ -254,14 +255,14 @@ void add_optimize_command(CLI::App& app) {
                    "--measure: separately prepared executors of each graph, timed in the same "
                    "rounds (their memory placement differs; the original's spread is reported "
                    "as the noise floor)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->needs(measure)
       ->capture_default_str();
   command
       ->add_option("--measure-threads", options->measure_options.threads,
                    "--measure: oneDNN threads (default: OpenMP's, i.e. OMP_NUM_THREADS or all "
                    "cores)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number)
       ->needs(measure);
   command->add_flag("--verify-rules", options->verify_rules,
                     "Verify the rules first (cached); refuse to run with one that fails");

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "frontend/model_io.hpp"
 #include "support/files.hpp"
 #include "tensor/cost_model.hpp"
@@ -247,7 +248,7 @@ void add_profile_command(CLI::App& app) {
                       "Fit the roofline profile (starting from --device) to the timings and write "
                       "it to this .json file, which --device FILE.json loads");
   command->add_option("--threads", options->threads, "oneDNN threads (default: OpenMP's)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number);
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([options] {
     const tensor::Graph graph = frontend::load_model(options->model);

@@ -14,6 +14,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/model_options.hpp"
+#include "cli/number_checks.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
 #include "support/error.hpp"
@@ -87,6 +88,7 @@ nlohmann::json run_dnnl(const RunOptions& options, const tensor::Graph& graph) {
                            {"engine", "dnnl"},
                            {"seed", options.seed},
                            {"threads", tensor::executor_threads()},
+                           {"clock", tensor::ExecutionClock::for_executor_threads().name()},
                            {"primitives", timed[0].primitives()},
                            {"host_fallback_operators", timed[0].host_steps()},
                            {"prepare_seconds", timed[0].prepare_seconds()},
@@ -127,9 +129,10 @@ void print_report(const nlohmann::json& r) {
                              model, r["seconds"].get<double>(), r["seed"].get<std::uint64_t>());
   } else {
     std::cout << fmt::format(
-        "{}: oneDNN executor, {} primitives, {} threads, prepared in {:.3f} s (seed {})\n", model,
-        r["primitives"].get<std::size_t>(), r["threads"].get<int>(),
-        r["prepare_seconds"].get<double>(), r["seed"].get<std::uint64_t>());
+        "{}: oneDNN executor, {} primitives, {} threads ({}), prepared in {:.3f} s (seed {})\n",
+        model, r["primitives"].get<std::size_t>(), r["threads"].get<int>(),
+        r["clock"].get<std::string>(), r["prepare_seconds"].get<double>(),
+        r["seed"].get<std::uint64_t>());
     if (const auto host = r["host_fallback_operators"].get<std::size_t>(); host > 0)
       std::cout << fmt::format(
           "  {} opaque operators ran on the host with the ONNX reference operators (slow; "
@@ -170,15 +173,15 @@ void add_run_command(CLI::App& app) {
   command->add_option("--seed", options->seed, "Seed of the random inputs and missing weights")
       ->capture_default_str();
   command->add_option("--runs", options->runs, "Timed end-to-end runs (dnnl)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number)
       ->capture_default_str();
   command->add_option("--warmup", options->warmup, "Untimed runs before timing (dnnl)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number)
       ->capture_default_str();
   command
       ->add_option("--threads", options->threads,
                    "oneDNN threads (dnnl; default: OpenMP's, i.e. OMP_NUM_THREADS or all cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number);
   command->add_option("--compare", options->compare,
                       "A second model (e.g. the optimized graph) run on the same inputs, "
                       "interleaved: reports the speedup and the output difference (dnnl)");

@@ -2,9 +2,7 @@
 // backup), receding horizon.
 #include "search/mcts.hpp"
 
-#include <time.h>
 #include <algorithm>
-
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -19,6 +17,7 @@
 
 #include "search/rule_step.hpp"
 #include "support/error.hpp"
+#include "support/thread_cpu_time.hpp"
 
 namespace mctsat::search {
 namespace {
@@ -151,12 +150,6 @@ class Planner {
   }
 
  private:
-  static double thread_cpu_seconds() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-  }
-
   static double elapsed(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   }

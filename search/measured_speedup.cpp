@@ -106,6 +106,7 @@ nlohmann::json SpeedupMeasurement::measure(const tensor::Graph& optimized) {
   const auto& outputs_after = optimized_instances.front()->outputs();
   return {{"engine", "dnnl"},
           {"threads", tensor::executor_threads()},
+          {"clock", tensor::ExecutionClock::for_executor_threads().name()},
           {"runs", options_.runs},
           {"warmup", options_.warmup},
           {"instances", options_.instances},

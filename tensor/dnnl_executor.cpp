@@ -33,8 +33,9 @@ void require_float32(const Node& node) {
   }
 }
 
-dnnl::memory float_memory(const dnnl::engine& engine, const Tensor& value) {
-  dnnl::memory memory(dnnl_lowering::plain_desc(value.shape), engine);
+dnnl::memory float_memory(const dnnl::engine& engine, ExecutorArena& arena, const Tensor& value) {
+  dnnl::memory memory =
+      dnnl_lowering::in_arena(dnnl_lowering::plain_desc(value.shape), engine, arena);
   auto* data = static_cast<float*>(memory.get_data_handle());
   std::transform(value.data.begin(), value.data.end(), data,
                  [](double v) { return static_cast<float>(v); });
@@ -61,6 +62,8 @@ struct DnnlExecutor::State {
     dnnl::memory memory;
   };
 
+  // Every buffer below lives in the arena: declared first, it is destroyed last.
+  ExecutorArena arena;
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   std::vector<InputSlot> inputs;
@@ -95,7 +98,7 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
     if (weight_only[ref.node]) {
       slots.resize(folded[ref.node].size());
       if (!slots[ref.output])
-        slots[ref.output] = float_memory(state.engine, folded[ref.node][ref.output]);
+        slots[ref.output] = float_memory(state.engine, state.arena, folded[ref.node][ref.output]);
     }
     return slots.at(ref.output);
   };
@@ -131,7 +134,8 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       continue;
     }
     if (node.op == Op::kInput) {
-      dnnl::memory memory(dnnl_lowering::plain_desc(node.outputs[0].shape), state.engine);
+      dnnl::memory memory = dnnl_lowering::in_arena(
+          dnnl_lowering::plain_desc(node.outputs[0].shape), state.engine, state.arena);
       state.inputs.push_back({node.name, node.outputs[0].shape, memory});
       values[id] = {memory};
       continue;
@@ -144,7 +148,8 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       // Plain float32 buffers for the outputs; the step reads the inputs' buffers at run time.
       std::vector<dnnl::memory> outputs;
       for (const TensorType& type : node.outputs)
-        outputs.emplace_back(dnnl_lowering::plain_desc(type.shape), state.engine);
+        outputs.push_back(dnnl_lowering::in_arena(dnnl_lowering::plain_desc(type.shape),
+                                                  state.engine, state.arena));
       // Run-time inputs are read from their buffers; weight-only ones are the exact float64
       // values (e.g. int64 slice bounds, which float32 cannot hold).
       struct HostInput {
@@ -192,7 +197,8 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       operands.push_back({memory_of(in), graph.type_of(in).shape, weight_only[in.node]});
     try {
       std::vector<Step> steps;
-      values[id] = dnnl_lowering::lower_node(state.engine, state.stream, node, operands, steps);
+      values[id] =
+          dnnl_lowering::lower_node(state.engine, state.arena, state.stream, node, operands, steps);
       for (Step& step : steps) state.steps.push_back({std::move(step), nullptr});
     } catch (const Error& error) {
       throw error.located(SourceLocation::at_node(node.name));

@@ -36,8 +36,9 @@ Shape padded(const Shape& shape, std::size_t rank) {
   return out;
 }
 
-memory fresh(const dnnl::engine& engine, const Shape& shape) {
-  return memory(plain_desc(shape), engine);
+// A plain buffer for `shape` carved from the executor's arena.
+memory fresh(const dnnl::engine& engine, ExecutorArena& arena, const Shape& shape) {
+  return in_arena(plain_desc(shape), engine, arena);
 }
 
 algorithm eltwise_algorithm(Activation act) {
@@ -103,8 +104,9 @@ WindowPadding window_padding(Padding pad, const Shape& in, const Shape& out, std
   return result;
 }
 
-std::vector<memory> conv2d(const dnnl::engine& engine, dnnl::stream& stream, const Node& node,
-                           std::span<const Operand> in, std::vector<Step>& steps) {
+std::vector<memory> conv2d(const dnnl::engine& engine, ExecutorArena& arena, dnnl::stream& stream,
+                           const Node& node, std::span<const Operand> in,
+                           std::vector<Step>& steps) {
   const Shape &x = in[0].shape, &w = in[1].shape, &out = node.outputs[0].shape;
   const std::int64_t stride_h = attr_int(node.attrs[0]), stride_w = attr_int(node.attrs[1]);
   const WindowPadding pad =
@@ -113,7 +115,7 @@ std::vector<memory> conv2d(const dnnl::engine& engine, dnnl::stream& stream, con
   const Dims weight_dims =
       groups == 1 ? Dims{w[0], w[1], w[2], w[3]} : Dims{groups, w[0] / groups, w[1], w[2], w[3]};
   const memory::desc any_weights(weight_dims, memory::data_type::f32, memory::format_tag::any);
-  const memory dst = fresh(engine, out);
+  const memory dst = fresh(engine, arena, out);
   const dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, algorithm::convolution_direct, in[0].memory.get_desc(),
       any_weights, dst.get_desc(), {stride_h, stride_w}, pad.before, pad.after);
@@ -122,7 +124,7 @@ std::vector<memory> conv2d(const dnnl::engine& engine, dnnl::stream& stream, con
   memory weights = view_of(in[1].memory, memory::desc(weight_dims, memory::data_type::f32,
                                                       row_major_strides(weight_dims)));
   if (pd.weights_desc() != weights.get_desc()) {
-    memory blocked(pd.weights_desc(), engine);
+    memory blocked = in_arena(pd.weights_desc(), engine, arena);
     reorder(weights, blocked, in[1].constant, stream, steps);
     weights = blocked;
   }
@@ -132,12 +134,13 @@ std::vector<memory> conv2d(const dnnl::engine& engine, dnnl::stream& stream, con
   return {dst};
 }
 
-std::vector<memory> matmul(const dnnl::engine& engine, dnnl::stream& stream, const Node& node,
-                           std::span<const Operand> in, std::vector<Step>& steps) {
+std::vector<memory> matmul(const dnnl::engine& engine, ExecutorArena& arena, dnnl::stream& stream,
+                           const Node& node, std::span<const Operand> in,
+                           std::vector<Step>& steps) {
   const Shape& out = node.outputs[0].shape;
   const memory a = view_of(in[0].memory, plain_desc(padded(in[0].shape, out.size())));
   memory b = view_of(in[1].memory, plain_desc(padded(in[1].shape, out.size())));
-  const memory dst = fresh(engine, out);
+  const memory dst = fresh(engine, arena, out);
   // Constant weights get the layout oneDNN prefers (reordered once); run-time ones stay plain.
   const memory::desc weights =
       in[1].constant
@@ -146,7 +149,7 @@ std::vector<memory> matmul(const dnnl::engine& engine, dnnl::stream& stream, con
   const dnnl::matmul::desc desc(a.get_desc(), weights, dst.get_desc());
   const dnnl::matmul::primitive_desc pd(desc, fused(activation_attr(node.attrs[0])), engine);
   if (pd.weights_desc() != b.get_desc()) {
-    memory blocked(pd.weights_desc(), engine);
+    memory blocked = in_arena(pd.weights_desc(), engine, arena);
     reorder(b, blocked, true, stream, steps);
     b = blocked;
   }
@@ -164,7 +167,7 @@ void binary(const dnnl::engine& engine, algorithm alg, const memory& a, const me
 
 // oneDNN broadcasts only the second operand: a commutative operation swaps its operands when
 // only the first one is broadcast, otherwise the first one is expanded (added to zeros) first.
-std::vector<memory> elementwise(const dnnl::engine& engine, const Node& node,
+std::vector<memory> elementwise(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
                                 std::span<const Operand> in, std::vector<Step>& steps) {
   const Shape& out = node.outputs[0].shape;
   const std::size_t rank = std::max<std::size_t>(out.size(), 1);
@@ -195,27 +198,27 @@ std::vector<memory> elementwise(const dnnl::engine& engine, const Node& node,
     if (commutative && shape_b == out_shape) {
       std::swap(a, b);
     } else {
-      const memory zeros = fresh(engine, out_shape);
+      const memory zeros = fresh(engine, arena, out_shape);
       std::memset(zeros.get_data_handle(), 0, zeros.get_desc().get_size());
-      const memory expanded = fresh(engine, out_shape);
+      const memory expanded = fresh(engine, arena, out_shape);
       binary(engine, algorithm::binary_add, zeros, a, expanded, steps);
       a = expanded;
     }
   }
-  const memory dst = fresh(engine, out);
+  const memory dst = fresh(engine, arena, out);
   binary(engine, alg, a, b, view_of(dst, plain_desc(out_shape)), steps);
   return {dst};
 }
 
-std::vector<memory> pool(const dnnl::engine& engine, const Node& node, std::span<const Operand> in,
-                         std::vector<Step>& steps) {
+std::vector<memory> pool(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
+                         std::span<const Operand> in, std::vector<Step>& steps) {
   const Shape& out = node.outputs[0].shape;
   const std::int64_t kernel_h = attr_int(node.attrs[0]), kernel_w = attr_int(node.attrs[1]);
   const std::int64_t stride_h = attr_int(node.attrs[2]), stride_w = attr_int(node.attrs[3]);
   const WindowPadding pad = window_padding(padding_attr(node.attrs[4]), in[0].shape, out, kernel_h,
                                            kernel_w, stride_h, stride_w);
   const Activation act = activation_attr(node.attrs[5]);
-  const memory dst = fresh(engine, out);
+  const memory dst = fresh(engine, arena, out);
   const algorithm alg =
       node.op == Op::kPoolMax ? algorithm::pooling_max : algorithm::pooling_avg_include_padding;
   const dnnl::pooling_forward::desc desc(
@@ -227,8 +230,8 @@ std::vector<memory> pool(const dnnl::engine& engine, const Node& node, std::span
   return {dst};
 }
 
-std::vector<memory> split(const dnnl::engine& engine, const Node& node, const Operand& x,
-                          std::vector<Step>& steps) {
+std::vector<memory> split(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
+                          const Operand& x, std::vector<Step>& steps) {
   const auto axis = static_cast<std::size_t>(attr_int(node.attrs[0]));
   std::int64_t outer = 1, inner = 1;
   for (std::size_t d = 0; d < x.shape.size(); ++d) {
@@ -245,7 +248,7 @@ std::vector<memory> split(const dnnl::engine& engine, const Node& node, const Op
       offsets[axis] = start;
       const memory window =
           view_of(x.memory, x.memory.get_desc().submemory_desc(dims_of(part.shape), offsets));
-      parts.push_back(fresh(engine, part.shape));
+      parts.push_back(fresh(engine, arena, part.shape));
       steps.push_back({dnnl::reorder(window, parts.back()),
                        {{DNNL_ARG_FROM, window}, {DNNL_ARG_TO, parts.back()}}});
     }
@@ -254,8 +257,8 @@ std::vector<memory> split(const dnnl::engine& engine, const Node& node, const Op
   return parts;
 }
 
-std::vector<memory> transpose(const dnnl::engine& engine, const Node& node, const Operand& x,
-                              std::vector<Step>& steps) {
+std::vector<memory> transpose(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
+                              const Operand& x, std::vector<Step>& steps) {
   const std::vector<std::int64_t>& perm = attr_ints(node.attrs[0]);
   const Shape& out = node.outputs[0].shape;
   if (out.size() < 2) return {view_of(x.memory, plain_desc(out))};
@@ -264,12 +267,12 @@ std::vector<memory> transpose(const dnnl::engine& engine, const Node& node, cons
   for (std::size_t i = 0; i < perm.size(); ++i) strides[i] = in_strides[perm[i]];
   const memory permuted =
       view_of(x.memory, memory::desc(dims_of(out), memory::data_type::f32, strides));
-  const memory dst = fresh(engine, out);
+  const memory dst = fresh(engine, arena, out);
   steps.push_back({dnnl::reorder(permuted, dst), {{DNNL_ARG_FROM, permuted}, {DNNL_ARG_TO, dst}}});
   return {dst};
 }
 
-std::vector<memory> batchnorm(const dnnl::engine& engine, const Node& node,
+std::vector<memory> batchnorm(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
                               std::span<const Operand> in, std::vector<Step>& steps) {
   if (in[0].shape.size() > 5)
     throw Error(fmt::format("oneDNN's batch normalization takes rank <= 5, got rank {}",
@@ -277,7 +280,7 @@ std::vector<memory> batchnorm(const dnnl::engine& engine, const Node& node,
   constexpr float kEpsilon = 1e-5f;
   const auto flags = dnnl::normalization_flags::use_global_stats |
                      dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
-  const memory dst = fresh(engine, node.outputs[0].shape);
+  const memory dst = fresh(engine, arena, node.outputs[0].shape);
   const dnnl::batch_normalization_forward::desc desc(dnnl::prop_kind::forward_inference,
                                                      in[0].memory.get_desc(), kEpsilon, flags);
   steps.push_back({dnnl::batch_normalization_forward({desc, engine}),
@@ -290,9 +293,9 @@ std::vector<memory> batchnorm(const dnnl::engine& engine, const Node& node,
   return {dst};
 }
 
-std::vector<memory> unary(const dnnl::engine& engine, const Node& node, const Operand& x,
-                          std::vector<Step>& steps) {
-  const memory dst = fresh(engine, node.outputs[0].shape);
+std::vector<memory> unary(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
+                          const Operand& x, std::vector<Step>& steps) {
+  const memory dst = fresh(engine, arena, node.outputs[0].shape);
   switch (node.op) {
     case Op::kRelu:
       eltwise(engine, algorithm::eltwise_relu, 0, 0, x.memory, dst, steps);
@@ -341,26 +344,31 @@ memory::desc plain_desc(const Shape& shape) {
   return memory::desc(dims, memory::data_type::f32, row_major_strides(dims));
 }
 
+memory in_arena(const memory::desc& desc, const dnnl::engine& engine, ExecutorArena& arena) {
+  return memory(desc, engine, arena.allocate(desc.get_size()));
+}
+
 memory view_of(const memory& base, const memory::desc& desc, std::int64_t offset_elements) {
   auto* data = static_cast<float*>(base.get_data_handle()) + offset_elements;
   return memory(desc, base.get_engine(), data);
 }
 
-std::vector<memory> lower_node(const dnnl::engine& engine, dnnl::stream& stream, const Node& node,
+std::vector<memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
+                               dnnl::stream& stream, const Node& node,
                                std::span<const Operand> operands, std::vector<Step>& steps) {
   switch (node.op) {
     case Op::kConv2d:
-      return conv2d(engine, stream, node, operands, steps);
+      return conv2d(engine, arena, stream, node, operands, steps);
     case Op::kMatmul:
-      return matmul(engine, stream, node, operands, steps);
+      return matmul(engine, arena, stream, node, operands, steps);
     case Op::kEwAdd:
     case Op::kEwMul:
     case Op::kEwSub:
     case Op::kEwDiv:
-      return elementwise(engine, node, operands, steps);
+      return elementwise(engine, arena, node, operands, steps);
     case Op::kSmul: {
       const Shape& out = node.outputs[0].shape;
-      const memory dst = fresh(engine, out);
+      const memory dst = fresh(engine, arena, out);
       const Shape ones(std::max<std::size_t>(out.size(), 1), 1);
       binary(engine, algorithm::binary_mul, operands[0].memory,
              view_of(operands[1].memory, plain_desc(ones)), dst, steps);
@@ -372,21 +380,21 @@ std::vector<memory> lower_node(const dnnl::engine& engine, dnnl::stream& stream,
     case Op::kClip:
     case Op::kSoftmax:
     case Op::kGlobalAvgPool:
-      return unary(engine, node, operands[0], steps);
+      return unary(engine, arena, node, operands[0], steps);
     case Op::kDropout:
     case Op::kIdentity:
     case Op::kReshape:
     case Op::kFlatten:
       return {view_of(operands[0].memory, plain_desc(node.outputs[0].shape))};
     case Op::kTranspose:
-      return transpose(engine, node, operands[0], steps);
+      return transpose(engine, arena, node, operands[0], steps);
     case Op::kPoolMax:
     case Op::kPoolAvg:
-      return pool(engine, node, operands, steps);
+      return pool(engine, arena, node, operands, steps);
     case Op::kConcat: {
       std::vector<memory::desc> sources;
       for (const Operand& operand : operands) sources.push_back(operand.memory.get_desc());
-      const memory dst = fresh(engine, node.outputs[0].shape);
+      const memory dst = fresh(engine, arena, node.outputs[0].shape);
       const dnnl::concat::primitive_desc pd(
           dst.get_desc(), static_cast<int>(attr_int(node.attrs[0])), sources, engine);
       Step step{dnnl::concat(pd), {{DNNL_ARG_DST, dst}}};
@@ -396,9 +404,9 @@ std::vector<memory> lower_node(const dnnl::engine& engine, dnnl::stream& stream,
       return {dst};
     }
     case Op::kSplit:
-      return split(engine, node, operands[0], steps);
+      return split(engine, arena, node, operands[0], steps);
     case Op::kBatchNorm:
-      return batchnorm(engine, node, operands, steps);
+      return batchnorm(engine, arena, node, operands, steps);
     case Op::kEnlarge:
     case Op::kMerge:
       throw Error(fmt::format(

@@ -10,6 +10,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "tensor/executor_arena.hpp"
 #include "tensor/graph.hpp"
 
 namespace mctsat::tensor::dnnl_lowering {
@@ -19,6 +20,10 @@ struct Step {
   dnnl::primitive primitive;
   std::unordered_map<int, dnnl::memory> args;
 };
+
+// A memory described by `desc` over a buffer carved from `arena`.
+dnnl::memory in_arena(const dnnl::memory::desc& desc, const dnnl::engine& engine,
+                      ExecutorArena& arena);
 
 // The plain row-major float32 descriptor of `shape` (rank 0 becomes [1]).
 dnnl::memory::desc plain_desc(const Shape& shape);
@@ -34,11 +39,12 @@ struct Operand {
 };
 
 // Builds the primitives computing `node` (an operator other than input, weight and opaque) and
-// returns its output memories. Steps to run every time are appended to `steps`; one-time work on
-// constant operands (weight reorders) runs on `stream` now. Throws mctsat::Error (without a
-// location; the caller adds the node) for operators or attributes oneDNN cannot run here.
-std::vector<dnnl::memory> lower_node(const dnnl::engine& engine, dnnl::stream& stream,
-                                     const Node& node, std::span<const Operand> operands,
-                                     std::vector<Step>& steps);
+// returns its output memories, whose buffers (and those of reordered weights) come from `arena`.
+// Steps to run every time are appended to `steps`; one-time work on constant operands (weight
+// reorders) runs on `stream` now. Throws mctsat::Error (without a location; the caller adds the
+// node) for operators or attributes oneDNN cannot run here.
+std::vector<dnnl::memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
+                                     dnnl::stream& stream, const Node& node,
+                                     std::span<const Operand> operands, std::vector<Step>& steps);
 
 }  // namespace mctsat::tensor::dnnl_lowering

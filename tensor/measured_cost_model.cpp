@@ -2,12 +2,15 @@
 #include "tensor/measured_cost_model.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <oneapi/dnnl/dnnl.hpp>
@@ -16,6 +19,7 @@
 #include "support/stable_hash.hpp"
 #include "tensor/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
+#include "tensor/timed_execution.hpp"
 
 namespace mctsat::tensor {
 namespace {
@@ -92,39 +96,64 @@ std::string isa_name(dnnl::cpu_isa isa) {
   }
 }
 
+// Bytes written to push an operator's operands out of the core's private caches: four times the
+// L2 (the largest private level on the CPUs we run on; it need not be strictly LRU).
+std::size_t eviction_bytes() {
+  const long l2 = ::sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return 4 * static_cast<std::size_t>(l2 > 0 ? l2 : 2L << 20);
+}
+
+// Touches one byte per cache line of a buffer larger than the private caches, so that what ran
+// before (the operator's own operands included) is evicted.
+void evict_private_caches() {
+  thread_local std::vector<unsigned char> scratch(eviction_bytes());
+  thread_local volatile unsigned char sink = 0;
+  unsigned char sum = 0;
+  for (std::size_t i = 0; i < scratch.size(); i += 64) sum += ++scratch[i];
+  sink = sum;
+}
+
 }  // namespace
 
 double measure_op(const OpInstance& instance, const MeasureOptions& options) {
-  if (options.repeats < 1 || options.warmup < 0)
+  if (options.repeats < 1 || options.executors < 1 || options.warmup < 0)
     throw Error(
-        fmt::format("measurement needs at least one timed run and no negative warm-up, "
-                    "got {} and {}",
-                    options.repeats, options.warmup));
+        fmt::format("measurement needs at least one timed run on at least one executor and no "
+                    "negative warm-up, got {} runs on {} executors after {} warm-ups",
+                    options.repeats, options.executors, options.warmup));
   const Graph graph = single_op_graph(instance);
-  DnnlExecutor executor(graph);
-  executor.set_inputs(random_inputs(graph, 1));
-  for (int i = 0; i < options.warmup; ++i) executor.execute();
+  const std::map<std::string, Tensor> inputs = random_inputs(graph, 1);
+  const ExecutionClock clock = ExecutionClock::for_executor_threads();
+  double fastest = std::numeric_limits<double>::infinity();
   std::vector<double> times;
-  for (int i = 0; i < options.repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    executor.execute();
-    times.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
+  for (int e = 0; e < options.executors; ++e) {
+    DnnlExecutor executor(graph);
+    executor.set_inputs(inputs);
+    for (int i = 0; i < options.warmup; ++i) executor.execute();
+    times.clear();
+    for (int i = 0; i < options.repeats; ++i) {
+      if (options.evict) evict_private_caches();
+      const double start = clock.now_ms();
+      executor.execute();
+      times.push_back(clock.now_ms() - start);
+    }
+    fastest = std::min(fastest, quantile(times, 0.5));
   }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  return fastest;
 }
 
-std::string machine_description() {
+std::string machine_description(const MeasureOptions& options) {
   const dnnl_version_t* version = dnnl::version();
-  return fmt::format("{}, {} hardware threads, oneDNN {}.{}.{} {}, {} executor threads",
-                     cpu_model(), std::thread::hardware_concurrency(), version->major,
-                     version->minor, version->patch, isa_name(dnnl::get_effective_cpu_isa()),
-                     executor_threads());
+  return fmt::format(
+      "{}, {} hardware threads, oneDNN {}.{}.{} {}, {} executor threads, fastest of {} "
+      "executors' medians of {} runs ({}){}",
+      cpu_model(), std::thread::hardware_concurrency(), version->major, version->minor,
+      version->patch, isa_name(dnnl::get_effective_cpu_isa()), executor_threads(),
+      options.executors, options.repeats, ExecutionClock::for_executor_threads().name(),
+      options.evict ? " from evicted caches" : "");
 }
 
-std::string default_measured_cache_path() {
+std::string default_measured_cache_path(const MeasureOptions& options) {
   std::filesystem::path base;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     base = xdg;
@@ -132,7 +161,8 @@ std::string default_measured_cache_path() {
     base = std::filesystem::path(home) / ".cache";
   else
     base = ".";
-  return (base / "mctsat" / fmt::format("measured-{:016x}.json", fnv1a(machine_description())))
+  return (base / "mctsat" /
+          fmt::format("measured-{:016x}.json", fnv1a(machine_description(options))))
       .string();
 }
 
@@ -141,7 +171,7 @@ MeasuredCostModel::MeasuredCostModel(std::string cache_path, MeasureOptions opti
     : cache_path_(std::move(cache_path)),
       options_(options),
       fallback_(std::move(fallback)),
-      table_(machine_description()) {
+      table_(machine_description(options_)) {
   if (!std::filesystem::exists(cache_path_)) return;
   CostTable cached = CostTable::load(cache_path_);
   if (cached.machine() != table_.machine())

@@ -1,7 +1,7 @@
 // The measured cost model: each distinct operator instance (keyed as in the table cost model) is
 // timed on this machine with the oneDNN executor — warm-up runs, then the median of repeated runs,
-// as TASO times operators on the GPU — and cached in a cost table on disk, keyed by machine, so
-// later runs reuse the timings.
+// as TASO times operators on the GPU, taken on several separately prepared executors — and cached
+// in a cost table on disk, keyed by machine and method, so later runs reuse the timings.
 #pragma once
 
 #include <cstddef>
@@ -14,23 +14,36 @@
 
 namespace mctsat::tensor {
 
+// How one operator instance is timed. A single executor's median can be far off on a shared
+// machine: a slow spell or an unlucky buffer placement made one NASNet-A depthwise convolution
+// 25% slower than its later re-measurements, and the search then "won" 6.8% by rewriting 25 of
+// them, which ran 0% faster. Slowdowns only add time, so the cost is the fastest of several
+// executors' medians. An operator run over and over alone also finds its operands in the core's
+// caches, which it rarely does inside a model (NASRNN's 1 MB matmul weights: 0.037 ms alone,
+// a quarter of a 4 MB one, so fusing four looked 65% slower; the fused graph runs faster), so
+// each timed run starts with the private caches evicted. With one oneDNN thread the clock is the
+// thread's CPU time, so that other processes' share of the cores is not counted.
 struct MeasureOptions {
-  int warmup = 3;    // untimed runs first
-  int repeats = 15;  // timed runs; the median is the cost
+  int warmup = 2;     // untimed runs of each executor first
+  int repeats = 5;    // timed runs of each executor; their median is that executor's time
+  int executors = 3;  // separately prepared executors (fresh buffers); the cost is their minimum
+  bool evict = true;  // evict the private caches (L1, L2) before each timed run
 };
 
-// The median time in ms of one operator instance run alone: a one-node graph whose operands are
-// inputs with seeded random values, except convolution kernels and batch-normalization parameters,
-// which are weights (pre-processed once, as in a model). Throws mctsat::Error for an instance the
-// executor cannot run (opaque, noop, a non-float32 operand, ...).
+// The time in ms of one operator instance run alone, measured as `options` says: a one-node graph
+// whose operands are inputs with seeded random values, except convolution kernels and
+// batch-normalization parameters, which are weights (pre-processed once, as in a model). Throws
+// mctsat::Error for an instance the executor cannot run (opaque, noop, a non-float32 operand,
+// ...) and for options without a timed run.
 double measure_op(const OpInstance& instance, const MeasureOptions& options = {});
 
-// This machine as cached tables name it: CPU model, hardware threads, oneDNN's version and ISA,
-// and the executor's thread count (timings depend on all of them).
-std::string machine_description();
+// This machine and method as cached tables name them: CPU model, hardware threads, oneDNN's
+// version and ISA, the executor's thread count and how `options` times an instance (timings
+// depend on all of them, so a table measured otherwise is not reused).
+std::string machine_description(const MeasureOptions& options = {});
 // Where measurements are cached by default: $XDG_CACHE_HOME (else ~/.cache, else the current
 // directory)/mctsat/measured-<16 hex digits of the machine description's hash>.json.
-std::string default_measured_cache_path();
+std::string default_measured_cache_path(const MeasureOptions& options = {});
 
 class MeasuredCostModel final : public CostModel {
  public:

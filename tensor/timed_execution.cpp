@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "support/error.hpp"
+#include "support/thread_cpu_time.hpp"
 
 namespace mctsat::tensor {
 namespace {
@@ -23,6 +24,19 @@ ExecutorOptions executor_options(std::uint64_t weight_seed, OpaqueEvaluator opaq
 }
 
 }  // namespace
+
+ExecutionClock ExecutionClock::for_executor_threads() {
+  return ExecutionClock(executor_threads() == 1);
+}
+
+double ExecutionClock::now_ms() const {
+  if (thread_cpu_) return 1e3 * thread_cpu_seconds();
+  return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
+}
+
+const char* ExecutionClock::name() const {
+  return thread_cpu_ ? "thread CPU time" : "wall time";
+}
 
 double quantile(std::vector<double> values, double q) {
   if (values.empty()) return 0;
@@ -70,9 +84,9 @@ void TimedGraph::run_untimed() {
 }
 
 void TimedGraph::run_timed() {
-  const auto start = Clock::now();
+  const double start = clock_.now_ms();
   executor_.execute();
-  times_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  times_ms_.push_back(clock_.now_ms() - start);
 }
 
 void time_interleaved(std::span<TimedGraph> graphs, int runs, int warmup) {

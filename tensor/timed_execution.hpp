@@ -32,6 +32,20 @@ struct TimingStats {
   nlohmann::json to_json() const;
 };
 
+// The clock executions are timed with: with oneDNN on the calling thread alone (one executor
+// thread), that thread's CPU time, which leaves out the time the scheduler gives other processes
+// (on a shared machine the bulk of the noise); with more threads, wall time.
+class ExecutionClock {
+ public:
+  static ExecutionClock for_executor_threads();  // by executor_threads() now
+  double now_ms() const;
+  const char* name() const;  // "thread CPU time" or "wall time"
+
+ private:
+  explicit ExecutionClock(bool thread_cpu) : thread_cpu_(thread_cpu) {}
+  bool thread_cpu_;
+};
+
 // The q-quantile (0 <= q <= 1) of values, interpolating linearly between the order statistics
 // (R's type 7); 0 for no values.
 double quantile(std::vector<double> values, double q);
@@ -53,13 +67,14 @@ class TimedGraph {
   double prepare_seconds() const { return prepare_seconds_; }
 
   void run_untimed();  // one execution, e.g. a warm-up
-  void run_timed();    // one execution, appended to times_ms()
+  void run_timed();    // one execution, appended to times_ms() (ExecutionClock's time)
 
  private:
   double prepare_seconds_ = 0;  // before executor_: the executor's initializer sets it
   DnnlExecutor executor_;
   std::vector<Tensor> outputs_;
   std::vector<double> times_ms_;
+  ExecutionClock clock_ = ExecutionClock::for_executor_threads();
 };
 
 // `warmup` untimed runs of each graph, then `runs` rounds of one timed run of each graph; round r

@@ -26,6 +26,7 @@ TEST_CASE("run --engine dnnl times runs and agrees with the reference interprete
   const json reference = run_json("run demo --json");
   CHECK(dnnl["engine"] == "dnnl");
   CHECK(dnnl["threads"] == 1);
+  CHECK(dnnl["clock"] == "thread CPU time");  // one thread: the scheduler's gaps are not timed
   CHECK(dnnl["primitives"].get<int>() > 0);
   CHECK(dnnl["timing"]["runs"] == 3);
   CHECK(dnnl["timing"]["min_ms"].get<double>() <= dnnl["timing"]["median_ms"].get<double>());
@@ -39,6 +40,12 @@ TEST_CASE("run --engine dnnl times runs and agrees with the reference interprete
       CHECK(std::abs(a[field].get<double>() - b[field].get<double>()) <= 1e-4 * scale);
     }
   }
+}
+
+TEST_CASE("run --engine dnnl times several oneDNN threads by the wall clock") {
+  const json dnnl = run_json("run demo --engine dnnl --runs 1 --warmup 0 --threads 2 --json");
+  CHECK(dnnl["threads"] == 2);
+  CHECK(dnnl["clock"] == "wall time");
 }
 
 TEST_CASE("run --compare runs an optimized graph on the same inputs") {

@@ -47,6 +47,7 @@ TEST_CASE("optimize --measure reports the real speedup next to the estimate") {
   const json& m = report["measured"];
   CHECK(m["engine"] == "dnnl");
   CHECK(m["threads"] == 1);
+  CHECK(m["clock"] == "thread CPU time");
   CHECK(m["runs"] == 3);
   CHECK(m["warmup"] == 3);
   CHECK(m["instances"] == 3);

@@ -78,4 +78,14 @@ TEST_CASE("bad options give clear errors") {
   CHECK(r.status == 1);
   r = run_mctsat("optimize demo --gamma 2");
   CHECK(r.status != 0);
+  // Numbers out of range or not numbers at all: the option and the reason, not CLI11's bounds.
+  r = run_mctsat("optimize demo --max-steps 0");
+  CHECK(r.status != 0);
+  CHECK(r.output.find("--max-steps: must be positive, got 0") != std::string::npos);
+  r = run_mctsat("optimize demo --max-steps many");
+  CHECK(r.status != 0);
+  CHECK(r.output.find("--max-steps: 'many' is not a number") != std::string::npos);
+  r = run_mctsat("run demo --runs -1");
+  CHECK(r.status != 0);
+  CHECK(r.output.find("--runs: must not be negative, got -1") != std::string::npos);
 }

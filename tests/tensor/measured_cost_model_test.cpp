@@ -50,6 +50,16 @@ TEST_CASE("measure_op times operators: a positive, finite median") {
     CHECK(ms > 0);
   }
   CHECK_THROWS_AS(measure_op(conv().get(), {1, 0}), Error);
+  CHECK_THROWS_AS(measure_op(conv().get(), {1, 3, 0}), Error);
+  CHECK_THROWS_AS(measure_op(conv().get(), {-1, 3, 1}), Error);
+}
+
+TEST_CASE("the table names the measuring method: tables measured otherwise are not reused") {
+  CHECK(machine_description({2, 5, 3}) != machine_description({2, 5, 1}));
+  CHECK(machine_description({2, 5, 3}) != machine_description({2, 7, 3}));
+  CHECK(default_measured_cache_path({2, 5, 3}) != default_measured_cache_path({2, 5, 1}));
+  CHECK(machine_description().find("fastest of 3 executors' medians of 5 runs") !=
+        std::string::npos);
 }
 
 TEST_CASE("the cache round-trips: a second model reuses every timing") {
@@ -67,7 +77,7 @@ TEST_CASE("the cache round-trips: a second model reuses every timing") {
   }
   const CostTable written = CostTable::load(path);
   CHECK(written.size() == 2);
-  CHECK(written.machine() == machine_description());
+  CHECK(written.machine() == machine_description({1, 3}));
   CHECK(written.find(cost_key(conv().get())) == conv_ms);
 
   MeasuredCostModel again(path, {1, 3});
