@@ -314,9 +314,19 @@ void read_models(const Reader& r, const json& root, const fs::path& base, Study&
     const std::string path = fmt::format("/models/{}", i);
     ModelSpec model;
     if (models[i].is_object()) {
-      r.only(models[i], path, {"name", "path"});
+      r.only(models[i], path, {"name", "path", "input_shapes"});
       if (!models[i].contains("path")) r.fail(path + "/path", "missing");
       model.source = r.string(models[i]["path"], path + "/path");
+      if (models[i].contains("input_shapes")) {
+        const std::string shapes_path = path + "/input_shapes";
+        for (const auto& [input, dims] : r.object(models[i]["input_shapes"], shapes_path).items()) {
+          const std::string dims_path = shapes_path + "/" + input;
+          std::vector<std::int64_t>& shape = model.load.input_shapes[input];
+          for (std::size_t d = 0; d < r.array(dims, dims_path, true).size(); ++d)
+            shape.push_back(static_cast<std::int64_t>(
+                r.integer(dims[d], fmt::format("{}/{}", dims_path, d), 1)));
+        }
+      }
       model.name = models[i].contains("name") ? r.string(models[i]["name"], path + "/name")
                                               : fs::path(model.source).stem().string();
     } else {
@@ -564,7 +574,9 @@ Study parse_study(const std::string& text, const std::string& path,
                   {"cost",
                    {cost.spec.model, cost.spec.device, cost.spec.table, cost.spec.fallback}},
                   {"parameters", parameters_json(run.options)}};
-              // Only when on, so that the ids of studies without it stay as they were.
+              // Only when set, so that the ids of studies without them stay as they were.
+              if (!study.models[m].load.input_shapes.empty())
+                identity["input_shapes"] = study.models[m].load.input_shapes;
               if (study.measure)
                 identity["measure"] = {study.measure->runs, study.measure->warmup,
                                        study.measure->threads, study.measure->instances};

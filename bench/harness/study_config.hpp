@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dsl/rule_library.hpp"
+#include "frontend/model_io.hpp"
 #include "search/measured_speedup.hpp"
 #include "search/optimizer.hpp"
 #include "tensor/cost_model_factory.hpp"
@@ -21,8 +22,9 @@
 namespace mctsat::bench {
 
 struct ModelSpec {
-  std::string name;    // label in tables
-  std::string source;  // zoo name or file path (resolved against the config's directory)
+  std::string name;            // label in tables
+  std::string source;          // zoo name or file path (resolved against the config's directory)
+  frontend::LoadOptions load;  // "input_shapes": fixed shapes of an ONNX model's inputs
 };
 
 struct RulesSpec {

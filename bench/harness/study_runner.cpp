@@ -13,6 +13,7 @@
 #include "bench/harness/machine_info.hpp"
 #include "bench/harness/run_records.hpp"
 #include "frontend/model_io.hpp"
+#include "frontend/onnx_opaque_evaluator.hpp"
 #include "search/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "support/error.hpp"
@@ -165,7 +166,8 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
     if (!graphs[run.model]) {
       const ModelSpec& model = study.models[run.model];
       try {
-        graphs[run.model] = std::make_unique<tensor::Graph>(frontend::load_model(model.source));
+        graphs[run.model] =
+            std::make_unique<tensor::Graph>(frontend::load_model(model.source, model.load));
       } catch (const Error& e) {
         throw Error(fmt::format("model '{}': {}", model.name, e.what()),
                     SourceLocation::at(study.file));
@@ -220,7 +222,11 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
           const tensor::Graph& graph = *graphs[run.model];
           // Prepared before the search: a graph oneDNN cannot run fails at once.
           std::optional<search::SpeedupMeasurement> measurement;
-          if (study.measure) measurement.emplace(graph, *study.measure);
+          if (study.measure) {
+            search::SpeedupMeasureOptions measure = *study.measure;
+            measure.opaque_evaluator = frontend::onnx_opaque_evaluator();  // ONNX-only operators
+            measurement.emplace(graph, std::move(measure));
+          }
           const search::OptimizeResult result =
               search::optimize(graph, *rule_sets[run.rules], *model, run.options);
           json report = search::optimize_report(result, run.options);

@@ -157,6 +157,15 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
        "/measure/runs: 0 is out of range"},
       {"{" + base + R"("configurations": [{"name": "a"}], "measure": {"repeats": 3}})",
        "/measure/repeats: unknown key 'repeats'"},
+      {R"({"name": "t", "models": [{"path": "/", "input_shapes": {"x": [1, 0]}}],
+           "configurations": [{"name": "a"}]})",
+       "/models/0/input_shapes/x/1: 0 is out of range (>= 1)"},
+      {R"({"name": "t", "models": [{"path": "/", "input_shapes": {"x": []}}],
+           "configurations": [{"name": "a"}]})",
+       "/models/0/input_shapes/x: expected a non-empty array"},
+      {R"({"name": "t", "models": [{"path": "/", "input_shapes": [1, 3]}],
+           "configurations": [{"name": "a"}]})",
+       "/models/0/input_shapes: expected an object"},
   };
   for (const Case& c : cases) {
     const std::string message = error_of(c.text);
@@ -188,6 +197,17 @@ TEST_CASE("\"measure\" asks for oneDNN timings and changes the ids only when on"
   CHECK(custom.measure->warmup == 0);
   CHECK(custom.measure->threads == 2);
   CHECK(custom.runs[0].id != on.runs[0].id);
+}
+
+TEST_CASE("a model file's input shapes are read and change its runs' ids") {
+  const std::string tail = R"(], "configurations": [{"name": "g", "strategy": "greedy"}]})";
+  const Study plain = parse(R"({"name": "t", "models": [{"path": "/"})" + tail);
+  const Study shaped = parse(
+      R"({"name": "t", "models": [{"path": "/", "input_shapes": {"x": [1, 3, 48, 192]}})" + tail);
+  CHECK(plain.models[0].load.input_shapes.empty());
+  REQUIRE(shaped.models[0].load.input_shapes.count("x") == 1);
+  CHECK(shaped.models[0].load.input_shapes.at("x") == std::vector<std::int64_t>{1, 3, 48, 192});
+  CHECK(shaped.runs[0].id != plain.runs[0].id);
 }
 
 TEST_CASE("the shipped configs load") {

@@ -5,9 +5,11 @@
 // and give models that import back to the same operators; the oneDNN executor runs them with their
 // opaque operators on the host (`run --engine dnnl`, `optimize --measure`). Without the models (npm
 // unreachable) the test says so and exits with 77, which CTest reports as skipped.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -127,4 +129,46 @@ TEST_CASE("run --engine dnnl and optimize --measure run PP-OCRv4's opaque operat
       run_mctsat("optimize " + model + " --measure --measure-runs 2 --measure-threads 1");
   REQUIRE_MESSAGE(measured.status == 0, measured.output);
   CHECK(measured.output.find("9 opaque operators ran on the host") != std::string::npos);
+}
+
+TEST_CASE("a bench study on a PP-OCRv4 model: input shapes, measured costs, host operators timed") {
+  const OcrModel& cls = kModels[2];
+  const fs::path config = scratch("ocr-study.json");
+  const fs::path out = scratch("ocr-study-out");
+  fs::remove_all(out);
+  {
+    std::ofstream file(config);
+    file << nlohmann::json{
+        {"name", "ocr-study"},
+        {"models",
+         {{{"name", "cls"},
+           {"path", (kAssets / cls.file).string()},
+           {"input_shapes", {{"x", {1, 3, 48, 192}}}}}}},
+        {"configurations", {{{"name", "greedy"}, {"strategy", "greedy"}}}},
+        {"cost_models",
+         {{{"name", "measured"},
+           {"model", "measured"},
+           {"table", scratch("ocr-study-costs.json").string()},  // not the user's cache
+           {"fallback", true}}}},
+        {"measure", {{"runs", 2}, {"warmup", 1}, {"instances", 1}, {"threads", 1}}}};
+  }
+  const CliResult r = run_mctsat("bench " + quoted(config) + " --out " + quoted(out) + " --quiet");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  std::ifstream runs(out / "runs.jsonl");
+  std::string line;
+  REQUIRE(std::getline(runs, line));
+  const nlohmann::json run = nlohmann::json::parse(line);
+  CHECK(run["status"] == "ok");
+  const nlohmann::json& measured = run["result"]["measured"];
+  CHECK(measured["original"]["host_fallback_operators"] == 9);  // the HardSigmoids, on the host
+  CHECK(measured["original"]["runs"] == 2);
+  CHECK(std::isfinite(measured["speedup_percent"].get<double>()));
+  // A shape the model cannot take is the model's error, named in the study's.
+  std::ofstream(config) << nlohmann::json{
+      {"name", "ocr-study"},
+      {"models", {{{"path", (kAssets / cls.file).string()}, {"input_shapes", {{"x", {1, 3}}}}}}},
+      {"configurations", {{{"name", "greedy"}, {"strategy", "greedy"}}}}};
+  const CliResult bad = run_mctsat("bench " + quoted(config) + " --out " + quoted(out / "bad"));
+  CHECK(bad.status != 0);
+  CHECK(bad.output.find("model 'ch_ppocr_mobile_v2.0_cls_infer'") != std::string::npos);
 }
