@@ -38,32 +38,16 @@ class EGraph {
   // doubt).
   Id add(OpCode op, std::int64_t payload, std::span<const Id> children) {
     MCTSAT_ASSERT(op < kMaxOpCode && "operator codes index a dense table: keep them small");
+    // E-nodes of at most two children (the common case) canonicalize into a plain array.
+    if (children.size() <= 2) [[likely]] {
+      Id canonical[2] = {0, 0};
+      for (std::size_t i = 0; i < children.size(); ++i)
+        canonical[i] = uf_.find_compress(children[i]);
+      return add_canonical(op, payload, std::span<const Id>(canonical, children.size()));
+    }
     ChildIds canonical(children.size());
     for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find_compress(children[i]);
-    const std::uint64_t hash = hash_enode(op, payload, id_span(canonical));
-    if (const std::size_t slot = hashcons_.find(nodes_, op, payload, id_span(canonical), hash);
-        slot != Hashcons::kNotFound)
-      return class_of_slot(slot);
-
-    Data data{};
-    const bool valid = make_data_of_classes(ENodeRef{op, payload, id_span(canonical)}, data);
-    MCTSAT_ASSERT(valid && "the analysis rejects an e-node that was added");
-    const Id node = nodes_.push(op, payload, id_span(canonical));
-    MCTSAT_ASSERT(uf_.make_set() == node);
-    classes_.push_back({});
-    data_.push_back(std::move(data));
-    node_stamps_.push_back(epoch_);
-    node_moved_stamps_.push_back(epoch_);
-    node_classes_.push_back(node);
-    data_stamps_.push_back(epoch_);
-    merge_stamps_.push_back(epoch_);
-    blacklist_.push_back(0);
-    hashcons_.insert(node, nodes_.get(node), hash, node);
-    for (Id child : canonical) add_parent(child, node);
-    ++live_nodes_;
-    clean_ = false;
-    if constexpr (HasModify<Analysis, EGraph>) analysis_.modify(*this, node);
-    return node;
+    return add_canonical(op, payload, id_span(canonical));
   }
   Id add(OpCode op, std::int64_t payload = 0, std::initializer_list<Id> children = {}) {
     return add(op, payload, std::span<const Id>(children.begin(), children.size()));
@@ -71,6 +55,15 @@ class EGraph {
 
   // The class of an existing e-node with this content, if any.
   std::optional<Id> lookup(OpCode op, std::int64_t payload, std::span<const Id> children) const {
+    if (children.size() <= 2) {
+      Id canonical[2] = {0, 0};
+      for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find(children[i]);
+      const std::span<const Id> view(canonical, children.size());
+      const std::size_t slot =
+          hashcons_.find(nodes_, op, payload, view, hash_enode(op, payload, view));
+      if (slot == Hashcons::kNotFound) return std::nullopt;
+      return uf_.find(hashcons_.class_at(slot));
+    }
     ChildIds canonical(children.size());
     for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find(children[i]);
     const std::size_t slot = hashcons_.find(nodes_, op, payload, id_span(canonical),
@@ -82,6 +75,12 @@ class EGraph {
   // A hint that `add` or `lookup` of this content follows soon: starts loading the hashcons slot it
   // will probe first, so that a batch of lookups overlaps its cache misses. Changes nothing.
   void prefetch(OpCode op, std::int64_t payload, std::span<const Id> children) const {
+    if (children.size() <= 2) {
+      Id canonical[2] = {0, 0};
+      for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find(children[i]);
+      hashcons_.prefetch(hash_enode(op, payload, std::span<const Id>(canonical, children.size())));
+      return;
+    }
     ChildIds canonical(children.size());
     for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = uf_.find(children[i]);
     hashcons_.prefetch(hash_enode(op, payload, id_span(canonical)));
@@ -94,7 +93,17 @@ class EGraph {
     b = uf_.find_compress(b);
     if (a == b) return false;
     if (classes_[a].parent_count < classes_[b].parent_count) std::swap(a, b);
-    for_each_parent(b, [&](Id parent) { pending_.push_back(parent); });
+    // b's parents need repair. Rather than reading b's parent list now (a cache miss per merge),
+    // a marker for the list goes on the repair stack: b keeps the ends of its list (see
+    // splice_parents), and rebuild() expands the marker into the same e-nodes, in the same order
+    // (expand_parent_lists; markers pushed during rebuild() when they reach the top of the stack).
+    if (classes_[b].parent_head != kNoLink) {
+      if (b < kListMarker) {
+        pending_.push_back(b | kListMarker);
+      } else {  // an id too large to carry the marker bit
+        for_each_parent(b, [&](Id parent) { pending_.push_back(parent); });
+      }
+    }
     const MergeResult changed = analysis_.merge(data_[a], data_[b]);
     if (changed.into_changed)
       for_each_parent(a, [&](Id parent) { analysis_pending_.push_back(parent); });
@@ -115,12 +124,17 @@ class EGraph {
   // rebuilding an unchanged snapshot costs nothing.
   void rebuild() {
     if (clean_) return;
+    expand_parent_lists();
     while (!pending_.empty() || !analysis_pending_.empty()) {
       while (!pending_.empty()) {
         prefetch_pending();
-        const Id node = pending_.back();
+        const Id entry = pending_.back();
         pending_.pop_back();
-        repair(node);
+        if (entry & kListMarker) {
+          queue_parent_list(entry & ~kListMarker);
+        } else {
+          repair(entry);
+        }
       }
       while (!analysis_pending_.empty()) {
         const Id node = analysis_pending_.back();
@@ -132,6 +146,7 @@ class EGraph {
     if (stale_slots_) hashcons_.remove_stale([&](Id child) { return uf_.is_root(child); });
     stale_slots_ = false;
     rebuild_indexes();
+    pending_ = GrowVector<Id>();  // its memory back: it peaked during this rebuild
     clean_ = true;
   }
 
@@ -264,6 +279,39 @@ class EGraph {
     std::uint32_t next;
   };
 
+  // add() with canonical children: the class of an equal e-node, or a new e-node's.
+  Id add_canonical(OpCode op, std::int64_t payload, std::span<const Id> canonical) {
+    const std::uint64_t hash = hash_enode(op, payload, canonical);
+    if (const std::size_t slot = hashcons_.find(nodes_, op, payload, canonical, hash);
+        slot != Hashcons::kNotFound)
+      return class_of_slot(slot);
+    return add_new(op, payload, canonical, hash);
+  }
+
+  // Stores a new e-node (canonical children, content not in the hashcons) in a class of its own.
+  [[gnu::noinline]] Id add_new(OpCode op, std::int64_t payload, std::span<const Id> canonical,
+                               std::uint64_t hash) {
+    Data data{};
+    const bool valid = make_data_of_classes(ENodeRef{op, payload, canonical}, data);
+    MCTSAT_ASSERT(valid && "the analysis rejects an e-node that was added");
+    const Id node = nodes_.push(op, payload, canonical);
+    MCTSAT_ASSERT(uf_.make_set() == node);
+    classes_.push_back({});
+    data_.push_back(std::move(data));
+    node_stamps_.push_back(epoch_);
+    node_moved_stamps_.push_back(epoch_);
+    node_classes_.push_back(node);
+    data_stamps_.push_back(epoch_);
+    merge_stamps_.push_back(epoch_);
+    blacklist_.push_back(0);
+    hashcons_.insert(node, nodes_.get(node), hash, node);
+    for (Id child : canonical) add_parent(child, node);
+    ++live_nodes_;
+    clean_ = false;
+    if constexpr (HasModify<Analysis, EGraph>) analysis_.modify(*this, node);
+    return node;
+  }
+
   void add_parent(Id eclass, Id parent) {
     const auto link = static_cast<std::uint32_t>(parent_links_.size());
     parent_links_.push_back({parent, kNoLink});
@@ -286,7 +334,8 @@ class EGraph {
     return eclass;
   }
 
-  // Appends `from`'s parent list to `into`'s.
+  // Appends `from`'s parent list to `into`'s. `from` keeps the ends and length of its list (its
+  // links stay in place), for queue_parent_list; the entry is reset by the next rebuild_indexes.
   void splice_parents(Id from, Id into) {
     ClassInfo &source = classes_[from], &target = classes_[into];
     if (source.parent_head == kNoLink) return;
@@ -297,7 +346,52 @@ class EGraph {
     }
     target.parent_tail = source.parent_tail;
     target.parent_count += source.parent_count;
-    source = ClassInfo{};
+  }
+
+  // Replaces, in place, every marker on the repair stack by the parent list it stands for, so
+  // that the repairs of the e-nodes queued by the apply phase are prefetched as usual. The stack
+  // only grows (a list has at least one link), so the expansion runs from the top down, writing
+  // at or above where it reads.
+  void expand_parent_lists() {
+    constexpr std::size_t kAhead = 8;
+    const std::size_t size = pending_.size();
+    std::size_t expanded = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+      if (i + kAhead < size && (pending_[i + kAhead] & kListMarker))
+        __builtin_prefetch(&classes_[pending_[i + kAhead] & ~kListMarker]);
+      const Id entry = pending_[i];
+      expanded += (entry & kListMarker) ? classes_[entry & ~kListMarker].parent_count : 1;
+    }
+    if (expanded == size) return;
+    pending_.resize(expanded);
+    std::size_t write = expanded;
+    for (std::size_t read = size; read-- > 0;) {
+      if (read >= kAhead && (pending_[read - kAhead] & kListMarker))
+        __builtin_prefetch(
+            &parent_links_[classes_[pending_[read - kAhead] & ~kListMarker].parent_head]);
+      const Id entry = pending_[read];
+      if (!(entry & kListMarker)) {
+        pending_[--write] = entry;
+        continue;
+      }
+      const ClassInfo& info = classes_[entry & ~kListMarker];
+      write -= info.parent_count;
+      std::size_t at = write;
+      for (std::uint32_t link = info.parent_head;; link = parent_links_[link].next) {
+        pending_[at++] = parent_links_[link].node;
+        if (link == info.parent_tail) break;
+      }
+    }
+  }
+
+  // Pushes the parents a class had when it lost a merge (its list from the first to the last link
+  // then; links appended later belong to the winner), first to last.
+  void queue_parent_list(Id loser) {
+    const ClassInfo& info = classes_[loser];
+    for (std::uint32_t link = info.parent_head;; link = parent_links_[link].next) {
+      pending_.push_back(parent_links_[link].node);
+      if (link == info.parent_tail) break;
+    }
   }
 
   // Re-canonicalizes a parent whose child classes merged; a now-equal e-node elsewhere means the
@@ -337,9 +431,20 @@ class EGraph {
   static constexpr std::size_t kRepairAhead = 8;
   void prefetch_pending() const {
     const std::size_t size = pending_.size();
-    if (size > 2 * kRepairAhead) nodes_.prefetch(pending_[size - 1 - 2 * kRepairAhead]);
+    if (size > 2 * kRepairAhead) {
+      const Id entry = pending_[size - 1 - 2 * kRepairAhead];
+      if (entry & kListMarker) {
+        __builtin_prefetch(&classes_[entry & ~kListMarker]);
+      } else {
+        nodes_.prefetch(entry);
+      }
+    }
     if (size <= kRepairAhead) return;
     const Id node = pending_[size - 1 - kRepairAhead];
+    if (node & kListMarker) {
+      __builtin_prefetch(&parent_links_[classes_[node & ~kListMarker].parent_head]);
+      return;
+    }
     if (!nodes_.live(node)) return;
     const ENodeRef content = nodes_.get(node);
     if (std::all_of(content.children.begin(), content.children.end(),
@@ -412,24 +517,13 @@ class EGraph {
       offset += counts[c];
       counts[c] = classes_[c].node_begin;
     }
-    class_nodes_.resize(live_nodes_);
-    for (Id n : live_ids_) class_nodes_[counts[uf_.find(n)]++] = n;
-    for (Id c : class_ids_) counts[c] = 0;
-    for (Id c : class_ids_) {
-      auto first = class_nodes_.begin() + classes_[c].node_begin;
-      std::sort(first, first + classes_[c].node_count, [&](Id x, Id y) {
-        const OpCode ox = nodes_.op(x), oy = nodes_.op(y);
-        if (ox != oy) return ox < oy;
-        const auto px = nodes_.payload(x), py = nodes_.payload(y);
-        return px != py ? px < py : x < y;
-      });
-    }
-    // The same lists with each e-node's record and stamp, so that matching scans memory in order.
+    // Each class's e-nodes with their record and stamps (so that matching scans memory in order),
+    // placed in id order by a pass that reads the records in id order, then sorted by operator and
+    // payload where they are not already.
     class_entries_.resize(live_nodes_);
-    for (std::size_t i = 0; i < class_nodes_.size(); ++i) {
-      const Id n = class_nodes_[i];
+    for (Id n : live_ids_) {
       const ENodeRef e = nodes_.get(n);
-      IndexedNode& entry = class_entries_[i];
+      IndexedNode& entry = class_entries_[counts[uf_.find(n)]++];
       entry = IndexedNode{n,
                           e.op,
                           static_cast<std::uint32_t>(e.children.size()),
@@ -439,6 +533,19 @@ class EGraph {
                           e.payload};
       if (e.children.size() <= 2) std::copy(e.children.begin(), e.children.end(), entry.children);
     }
+    for (Id c : class_ids_) counts[c] = 0;
+    const auto before = [](const IndexedNode& x, const IndexedNode& y) {
+      if (x.op != y.op) return x.op < y.op;
+      return x.payload != y.payload ? x.payload < y.payload : x.node < y.node;
+    };
+    for (Id c : class_ids_) {
+      const auto first = class_entries_.begin() + classes_[c].node_begin;
+      const auto last = first + classes_[c].node_count;
+      if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
+    }
+    class_nodes_.resize(live_nodes_);
+    for (std::size_t i = 0; i < class_entries_.size(); ++i)
+      class_nodes_[i] = class_entries_[i].node;
 
     // Parent lists, contiguous per class, each parent once.
     parent_links_.clear();
@@ -478,14 +585,15 @@ class EGraph {
 
     // Classes per operator (each class once per operator it holds), in class order.
     OpCode max_op = 0;
-    for (Id n : class_nodes_) max_op = std::max(max_op, nodes_.op(n));
+    for (const IndexedNode& e : class_entries_) max_op = std::max(max_op, e.op);
     op_class_begin_.assign(class_nodes_.empty() ? 1 : max_op + 2, 0);
     auto for_each_class_op = [&](auto&& visit) {
       for (Id c : class_ids_) {
         OpCode previous = 0;
         bool first = true;
-        for (Id n : nodes_of_unchecked(c)) {
-          const OpCode op = nodes_.op(n);
+        const ClassInfo& info = classes_[c];
+        for (std::uint32_t i = info.node_begin; i < info.node_begin + info.node_count; ++i) {
+          const OpCode op = class_entries_[i].op;
           if (first || op != previous) visit(c, op);
           previous = op;
           first = false;
@@ -498,11 +606,6 @@ class EGraph {
     op_classes_.resize(op_class_begin_.back());
     std::vector<std::uint32_t> cursor(op_class_begin_.begin(), op_class_begin_.end());
     for_each_class_op([&](Id c, OpCode op) { op_classes_[cursor[op]++] = c; });
-  }
-
-  std::span<const Id> nodes_of_unchecked(Id eclass) const {
-    const ClassInfo& info = classes_[eclass];
-    return {class_nodes_.data() + info.node_begin, info.node_count};
   }
 
   Analysis analysis_;
@@ -518,7 +621,10 @@ class EGraph {
   GrowVector<Id> node_classes_;                  // by node: its class at the last rebuild
   GrowVector<std::uint8_t> blacklist_;           // by node: 1 when extraction must not pick it
   GrowVector<ParentLink> parent_links_;
-  GrowVector<Id> pending_;                // e-nodes whose children may have merged
+  // E-nodes whose children may have merged, and markers (a class id | kListMarker) for the
+  // parent lists of classes that lost a merge (see merge()).
+  GrowVector<Id> pending_;
+  static constexpr Id kListMarker = Id{1} << 31;
   std::vector<Id> analysis_pending_;      // e-nodes whose children's data changed
   std::vector<Id> class_ids_;             // canonical classes, ascending
   BigVector<Id> class_nodes_;             // live e-nodes grouped by class

@@ -34,21 +34,19 @@ class Hashcons {
   std::size_t find(const NodeStore& nodes, OpCode op, std::int64_t payload,
                    std::span<const Id> children, std::uint64_t hash) const {
     if (slots_.empty()) return kNotFound;
+    if (children.size() > kInline) return find_large(nodes, op, payload, children, hash);
+    // The content is in the slot; absent children are stored as 0.
     const auto home = static_cast<std::uint32_t>(hash);
     const std::uint32_t op_arity = pack(op, children.size());
+    const Id c0 = children.empty() ? 0 : children[0];
+    const Id c1 = children.size() < 2 ? 0 : children[1];
     for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
       const Slot& slot = slots_[i];
       if (slot.node == kNoId) return kNotFound;
       // The hash bits above the table's index bits filter before the content is compared.
-      if (slot.home != home) continue;
-      if (children.size() <= kInline) {
-        if (slot.op_arity == op_arity && slot.payload == payload &&
-            (children.empty() || slot.children[0] == children[0]) &&
-            (children.size() < 2 || slot.children[1] == children[1]))
-          return i;
-      } else if (same_enode(nodes.get(slot.node), op, payload, children)) {
+      if (slot.home == home && slot.op_arity == op_arity && slot.children[0] == c0 &&
+          slot.children[1] == c1 && slot.payload == payload)
         return i;
-      }
     }
   }
   // A found slot's node, and the class hint: some id of the node's class (initially the node's
@@ -121,6 +119,20 @@ class Hashcons {
     std::int64_t payload = 0;
   };
   static_assert(sizeof(Slot) == 32);
+
+  // find() for e-nodes whose content is compared against the NodeStore.
+  [[gnu::noinline]] std::size_t find_large(const NodeStore& nodes, OpCode op, std::int64_t payload,
+                                           std::span<const Id> children, std::uint64_t hash) const {
+    const auto home = static_cast<std::uint32_t>(hash);
+    const std::uint32_t op_arity = pack(op, children.size());
+    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.node == kNoId) return kNotFound;
+      if (slot.home == home && slot.op_arity == op_arity &&
+          same_enode(nodes.get(slot.node), op, payload, children))
+        return i;
+    }
+  }
 
   template <class IsCanonical>
   static bool stale(const Slot& slot, IsCanonical& canonical) {

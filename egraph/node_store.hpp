@@ -72,7 +72,15 @@ class NodeStore {
 inline std::uint64_t hash_enode(OpCode op, std::int64_t payload, std::span<const Id> children) {
   std::uint64_t h = (static_cast<std::uint64_t>(op) << 32) ^
                     static_cast<std::uint64_t>(payload) * 0x9e3779b97f4a7c15ULL;
-  for (Id child : children) h = (h ^ child) * 0xff51afd7ed558ccdULL + 0x632be59bd9b4e019ULL;
+  const auto mix = [&h](Id child) {
+    h = (h ^ child) * 0xff51afd7ed558ccdULL + 0x632be59bd9b4e019ULL;
+  };
+  if (children.size() <= 2) {  // the common case, unrolled (the same value as the loop)
+    if (!children.empty()) mix(children[0]);
+    if (children.size() == 2) mix(children[1]);
+  } else {
+    for (Id child : children) mix(child);
+  }
   h ^= h >> 33;
   h *= 0xc4ceb9fe1a85ec53ULL;
   h ^= h >> 29;

@@ -158,23 +158,36 @@ class Rewrite {
   }
 
  private:
-  // Adds the pattern's e-nodes bottom-up under `subst`; returns the root's class.
+  // Adds the pattern's e-nodes bottom-up under `subst`; returns the root's class. Small patterns
+  // and e-nodes (the common case) work in arrays on the stack; `ids` serves larger ones.
   static Id instantiate(EGraph<Analysis>& egraph, const Pattern& pattern, std::span<const Id> subst,
                         std::vector<Id>& ids) {
+    constexpr std::size_t kLocalNodes = 16;
     const auto nodes = pattern.nodes();
-    ids.resize(nodes.size());
-    typename EGraph<Analysis>::ChildIds children;
+    Id local[kLocalNodes];
+    Id* built = local;
+    if (nodes.size() > kLocalNodes) {
+      ids.resize(nodes.size());
+      built = ids.data();
+    }
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const PatternNode& n = nodes[i];
       if (n.is_var) {
-        ids[i] = subst[n.var];
+        built[i] = subst[n.var];
         continue;
       }
-      children.clear();
-      for (std::uint32_t c : n.children) children.push_back(ids[c]);
-      ids[i] = egraph.add(n.op, n.payload, id_span(children));
+      const std::size_t arity = n.children.size();
+      if (arity <= 2) {
+        Id children[2] = {0, 0};
+        for (std::size_t c = 0; c < arity; ++c) children[c] = built[n.children[c]];
+        built[i] = egraph.add(n.op, n.payload, std::span<const Id>(children, arity));
+        continue;
+      }
+      typename EGraph<Analysis>::ChildIds children;
+      for (std::uint32_t c : n.children) children.push_back(built[c]);
+      built[i] = egraph.add(n.op, n.payload, id_span(children));
     }
-    return ids[pattern.root()];
+    return built[pattern.root()];
   }
 
   // Whether the analysis accepts every e-node the pattern would add (a dry run: nothing is added)

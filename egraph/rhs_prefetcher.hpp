@@ -42,13 +42,23 @@ class RhsPrefetcher {
              std::size_t m) const {
     if (m + kAhead >= matches.size()) return;
     const auto subst = matches.subst(m + kAhead);
-    typename EGraph<Analysis>::ChildIds children;
     for (const Target& t : targets_) {
       const auto nodes = rhs[t.pattern].nodes();
       const PatternNode& n = nodes[t.node];
-      children.clear();
+      if (n.children.size() <= 2) {
+        Id children[2] = {0, 0};
+        bool known = true;
+        for (std::size_t c = 0; c < n.children.size(); ++c) {
+          children[c] = subst[nodes[n.children[c]].var];
+          known = known && children[c] != kNoId;
+        }
+        // A variable a binder fills later is still unknown (kNoId).
+        if (known)
+          egraph.prefetch(n.op, n.payload, std::span<const Id>(children, n.children.size()));
+        continue;
+      }
+      typename EGraph<Analysis>::ChildIds children;
       for (std::uint32_t c : n.children) children.push_back(subst[nodes[c].var]);
-      // A variable a binder fills later is still unknown (kNoId).
       if (std::find(children.begin(), children.end(), kNoId) == children.end())
         egraph.prefetch(n.op, n.payload, id_span(children));
     }
