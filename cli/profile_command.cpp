@@ -194,7 +194,7 @@ void print_report(const nlohmann::json& r) {
                            r["machine"].get<std::string>());
   std::cout << fmt::format("  cache            {} ({} newly measured)\n",
                            r["cache"].get<std::string>(), r["newly_measured"].get<std::size_t>());
-  std::cout << fmt::format("  measured total   {:.4f} ms (sum of per-operator medians)\n",
+  std::cout << fmt::format("  measured total   {:.4f} ms (sum of per-operator costs)\n",
                            r["measured_ms"].get<double>());
   std::cout << fmt::format("  {:<16} {:.4f} ms, per-operator rank correlation {:.3f}\n",
                            r["roofline"].get<std::string>(), r["roofline_ms"].get<double>(),
