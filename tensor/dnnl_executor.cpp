@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -48,6 +49,79 @@ Tensor read_memory(const dnnl::memory& memory, const Shape& shape) {
   std::copy(data, data + out.data.size(), out.data.begin());
   return out;
 }
+
+// The distinct nodes whose outputs `node` reads.
+std::vector<NodeId> producers_of(const Node& node) {
+  std::vector<NodeId> producers;
+  for (const TensorRef& in : node.inputs) producers.push_back(in.node);
+  std::sort(producers.begin(), producers.end());
+  producers.erase(std::unique(producers.begin(), producers.end()), producers.end());
+  return producers;
+}
+
+// Memory planning: the buffer a node allocated for its outputs goes back to the arena once every
+// node reading those outputs, or a view another node made of them, has been built. Steps run in
+// build order, so a node built later may then write there. Buffers of graph outputs, inputs,
+// weights and a node's scratch tensors are never handed out again.
+class BufferReuse {
+ public:
+  BufferReuse(const Graph& graph, const std::vector<NodeId>& order, const std::vector<bool>& needed,
+              const std::vector<bool>& weight_only, ExecutorArena& arena)
+      : graph_(graph),
+        arena_(arena),
+        readers_(graph.size(), 0),
+        pinned_(graph.size(), false),
+        holds_(graph.size()) {
+    for (NodeId id : order)
+      if (needed[id] && !weight_only[id])
+        for (NodeId producer : producers_of(graph.node(id))) ++readers_[producer];
+    for (const GraphOutput& out : graph.outputs()) pinned_[out.tensor.node] = true;
+  }
+
+  // Call before a node allocates its outputs (after its operands exist).
+  void start() { arena_.take_allocated(); }
+
+  // Call once node `id` has been built with these output memories.
+  void built(NodeId id, const std::vector<dnnl::memory>& outputs) {
+    const std::vector<void*> allocated = arena_.take_allocated();
+    for (const dnnl::memory& out : outputs) {
+      void* buffer = arena_.buffer_containing(out.get_data_handle());
+      if (!buffer) continue;
+      auto holders = holders_.find(buffer);
+      if (holders == holders_.end()) {
+        // Reusable only when this node allocated it; else an input's, a weight's, a scratch one.
+        if (std::find(allocated.begin(), allocated.end(), buffer) == allocated.end()) continue;
+        holders = holders_.emplace(buffer, 0).first;
+      }
+      std::vector<void*>& held = holds_[id];
+      if (std::find(held.begin(), held.end(), buffer) != held.end()) continue;
+      held.push_back(buffer);
+      ++holders->second;
+    }
+    for (NodeId producer : producers_of(graph_.node(id)))
+      if (readers_[producer] > 0 && --readers_[producer] == 0) drop(producer);
+    if (readers_[id] == 0) drop(id);
+  }
+
+ private:
+  void drop(NodeId id) {
+    if (pinned_[id]) return;
+    for (void* buffer : holds_[id]) {
+      const auto holders = holders_.find(buffer);
+      if (--holders->second > 0) continue;
+      arena_.release(buffer);
+      holders_.erase(holders);
+    }
+    holds_[id].clear();
+  }
+
+  const Graph& graph_;
+  ExecutorArena& arena_;
+  std::vector<std::uint32_t> readers_;                // by node: readers not built yet
+  std::vector<bool> pinned_;                          // by node: a graph output (kept)
+  std::vector<std::vector<void*>> holds_;             // by node: reusable buffers its outputs use
+  std::unordered_map<void*, std::uint32_t> holders_;  // by buffer: nodes holding it
+};
 
 }  // namespace
 
@@ -103,6 +177,7 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
     return slots.at(ref.output);
   };
 
+  BufferReuse reuse(graph, order, needed, weight_only, state.arena);
   for (NodeId id : order) {
     if (!needed[id]) continue;
     const Node& node = graph.node(id);
@@ -146,10 +221,11 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
                          fmt::format("the oneDNN executor cannot run the opaque operator '{}'",
                                      node.opaque ? node.opaque->type : std::string("?")));
       // Plain float32 buffers for the outputs; the step reads the inputs' buffers at run time.
+      reuse.start();
       std::vector<dnnl::memory> outputs;
       for (const TensorType& type : node.outputs)
-        outputs.push_back(dnnl_lowering::in_arena(dnnl_lowering::plain_desc(type.shape),
-                                                  state.engine, state.arena));
+        outputs.push_back(dnnl_lowering::in_arena_for_run(dnnl_lowering::plain_desc(type.shape),
+                                                          state.engine, state.arena));
       // Run-time inputs are read from their buffers; weight-only ones are the exact float64
       // values (e.g. int64 slice bounds, which float32 cannot hold).
       struct HostInput {
@@ -189,6 +265,7 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       };
       state.steps.push_back({Step{}, std::move(host)});
       ++state.host_steps;
+      reuse.built(id, outputs);
       values[id] = std::move(outputs);
       continue;
     }
@@ -200,6 +277,7 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       values[id] =
           dnnl_lowering::lower_node(state.engine, state.arena, state.stream, node, operands, steps);
       for (Step& step : steps) state.steps.push_back({std::move(step), nullptr});
+      reuse.built(id, values[id]);
     } catch (const Error& error) {
       throw error.located(SourceLocation::at_node(node.name));
     } catch (const dnnl::error& error) {
@@ -262,6 +340,10 @@ std::vector<Tensor> DnnlExecutor::run(const std::map<std::string, Tensor>& input
 
 std::size_t DnnlExecutor::host_step_count() const {
   return state_->host_steps;
+}
+
+std::size_t DnnlExecutor::buffer_bytes() const {
+  return state_->arena.reserved_bytes();
 }
 
 std::size_t DnnlExecutor::primitive_count() const {

@@ -52,6 +52,7 @@ class DnnlExecutor {
 
   std::size_t primitive_count() const;  // primitives executed per run
   std::size_t host_step_count() const;  // opaque operators run by the fallback per run
+  std::size_t buffer_bytes() const;     // the tensor arena's size (buffers reused when dead)
 
  private:
   struct State;

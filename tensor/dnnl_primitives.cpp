@@ -5,8 +5,6 @@
 // conventions (SAME padding puts the odd cell at the end, average pooling counts padding).
 #include "tensor/dnnl_primitives.hpp"
 
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "support/error.hpp"
@@ -36,9 +34,9 @@ Shape padded(const Shape& shape, std::size_t rank) {
   return out;
 }
 
-// A plain buffer for `shape` carved from the executor's arena.
+// A plain buffer for `shape` that only the steps write (see in_arena_for_run).
 memory fresh(const dnnl::engine& engine, ExecutorArena& arena, const Shape& shape) {
-  return in_arena(plain_desc(shape), engine, arena);
+  return in_arena_for_run(plain_desc(shape), engine, arena);
 }
 
 algorithm eltwise_algorithm(Activation act) {
@@ -124,7 +122,8 @@ std::vector<memory> conv2d(const dnnl::engine& engine, ExecutorArena& arena, dnn
   memory weights = view_of(in[1].memory, memory::desc(weight_dims, memory::data_type::f32,
                                                       row_major_strides(weight_dims)));
   if (pd.weights_desc() != weights.get_desc()) {
-    memory blocked = in_arena(pd.weights_desc(), engine, arena);
+    memory blocked = in[1].constant ? in_arena(pd.weights_desc(), engine, arena)
+                                    : in_arena_for_run(pd.weights_desc(), engine, arena);
     reorder(weights, blocked, in[1].constant, stream, steps);
     weights = blocked;
   }
@@ -198,8 +197,7 @@ std::vector<memory> elementwise(const dnnl::engine& engine, ExecutorArena& arena
     if (commutative && shape_b == out_shape) {
       std::swap(a, b);
     } else {
-      const memory zeros = fresh(engine, arena, out_shape);
-      std::memset(zeros.get_data_handle(), 0, zeros.get_desc().get_size());
+      const memory zeros = in_arena(plain_desc(out_shape), engine, arena);  // zero at every run
       const memory expanded = fresh(engine, arena, out_shape);
       binary(engine, algorithm::binary_add, zeros, a, expanded, steps);
       a = expanded;
@@ -346,6 +344,11 @@ memory::desc plain_desc(const Shape& shape) {
 
 memory in_arena(const memory::desc& desc, const dnnl::engine& engine, ExecutorArena& arena) {
   return memory(desc, engine, arena.allocate(desc.get_size()));
+}
+
+memory in_arena_for_run(const memory::desc& desc, const dnnl::engine& engine,
+                        ExecutorArena& arena) {
+  return memory(desc, engine, arena.allocate_for_run(desc.get_size()));
 }
 
 memory view_of(const memory& base, const memory::desc& desc, std::int64_t offset_elements) {

@@ -21,9 +21,13 @@ struct Step {
   std::unordered_map<int, dnnl::memory> args;
 };
 
-// A memory described by `desc` over a buffer carved from `arena`.
+// A memory described by `desc` over a new buffer from `arena`, for data that persists across runs
+// (inputs, weights, whatever is written while building).
 dnnl::memory in_arena(const dnnl::memory::desc& desc, const dnnl::engine& engine,
                       ExecutorArena& arena);
+// The same for data only the steps write, while the graph runs: the buffer may be a released one.
+dnnl::memory in_arena_for_run(const dnnl::memory::desc& desc, const dnnl::engine& engine,
+                              ExecutorArena& arena);
 
 // The plain row-major float32 descriptor of `shape` (rank 0 becomes [1]).
 dnnl::memory::desc plain_desc(const Shape& shape);

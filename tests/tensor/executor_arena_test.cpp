@@ -24,8 +24,8 @@ TEST_CASE("buffers are aligned, zeroed, in order and do not overlap") {
   };
   std::vector<Buffer> buffers;
   // 1 byte to 3 MiB: several fill the first 4 MiB chunk, later ones open new chunks.
-  for (std::size_t bytes : {std::size_t{1}, std::size_t{100}, std::size_t{3} << 20,
-                            std::size_t{64}, std::size_t{2} << 20, std::size_t{5000}}) {
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{100}, std::size_t{3} << 20, std::size_t{64},
+                            std::size_t{2} << 20, std::size_t{5000}}) {
     auto* data = static_cast<unsigned char*>(arena.allocate(bytes));
     CHECK(address(data) % 64 == 0);
     CHECK(std::all_of(data, data + bytes, [](unsigned char c) { return c == 0; }));
@@ -50,6 +50,31 @@ TEST_CASE("a buffer larger than the next chunk gets a chunk of its own size") {
   auto* big = static_cast<unsigned char*>(arena.allocate(std::size_t{40} << 20));
   big[(std::size_t{40} << 20) - 1] = 1;
   CHECK(arena.reserved_bytes() == std::size_t{40} << 20);
+}
+
+TEST_CASE(
+    "released buffers go to run-time data: the smallest fit, zeroed, up to twice the request") {
+  ExecutorArena arena;
+  auto* a = static_cast<unsigned char*>(arena.allocate(1000));
+  auto* b = static_cast<unsigned char*>(arena.allocate(5000));
+  void* c = arena.allocate(100);
+  CHECK(arena.take_allocated() == std::vector<void*>{a, b, c});
+  CHECK(arena.take_allocated().empty());
+  CHECK(arena.buffer_containing(b + 4999) == b);
+  CHECK(arena.buffer_containing(a + 999) == a);
+  CHECK(arena.buffer_containing(a) == a);
+  std::memset(a, 7, 1000);
+  std::memset(b, 7, 5000);
+  arena.release(a);
+  arena.release(b);
+  CHECK(arena.allocate(4000) != b);          // persistent data never gets a released buffer
+  CHECK(arena.allocate_for_run(4000) == b);  // 5000 bytes: the smallest of at least 4000
+  CHECK(b[0] == 0);
+  CHECK(b[3999] == 0);
+  CHECK(arena.allocate_for_run(300) != a);  // 1024 (rounded) is more than twice 320 (rounded)
+  CHECK(arena.allocate_for_run(600) == a);  // 1024 is at most twice 640
+  CHECK(arena.allocate_for_run(600) != a);  // taken
+  CHECK(arena.buffer_containing(nullptr) == nullptr);
 }
 
 }  // namespace
