@@ -29,7 +29,8 @@ nlohmann::json optimize_report(const OptimizeResult& r, const OptimizeOptions& o
        {{"status", extract::status_name(r.extraction.status)},
         {"dag_cost_ms", r.extraction.dag_cost},
         {"gap", std::isnan(r.extraction.gap) ? nlohmann::json() : nlohmann::json(r.extraction.gap)},
-        {"seconds", r.extraction.seconds}}},
+        {"seconds", r.extraction.seconds},
+        {"detail", r.extraction.detail}}},
       {"kept_original", r.kept_original},
       {"optimized_operators", tensor::graph_stats(r.graph).operators},
   };
