@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -188,6 +189,10 @@ SolveOutcome run_cbc(const Model& m, const std::vector<Cut>& cuts, const std::ve
 SolveOutcome run_cbc_isolated(const Model& m, const std::vector<Cut>& cuts,
                               const std::vector<double>& cost, const std::vector<double>& start,
                               double seconds) {
+  // No other solve forks while this one's write end is open here: a child that inherited it would
+  // hold back the end of this answer until that child ended.
+  static std::mutex fork_mutex;
+  std::unique_lock<std::mutex> forking(fork_mutex);
   int fds[2];
   if (::pipe(fds) != 0) throw Error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
   const pid_t pid = ::fork();
@@ -214,6 +219,7 @@ SolveOutcome run_cbc_isolated(const Model& m, const std::vector<Cut>& cuts,
     ::_exit(0);
   }
   ::close(fds[1]);
+  forking.unlock();
   std::vector<char> received;
   char buffer[1 << 16];
   for (;;) {
