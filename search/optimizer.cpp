@@ -85,8 +85,15 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
     result.rules_used.assign(used.begin(), used.end());
   } else {
     const extract::Extractor& reward = *reward_extractor;
+    // An ILP reward must not outlast the search budget (the deadline is checked between waves of
+    // simulations, and a rollout may extract ten times): its time limit shrinks to what is left.
     const StateCost cost = [&](const tensor::TensorEGraph& s) {
-      return reward.extract(extract::problem_from_tensor(s, model)).dag_cost;
+      const extract::Problem problem = extract::problem_from_tensor(s, model);
+      if (options.extract != "ilp") return reward.extract(problem).dag_cost;
+      extract::ExtractorOptions capped = options.extractor;
+      capped.time_limit_seconds = std::clamp(options.mcts.seconds - since(start), 0.01,
+                                             std::max(options.extractor.time_limit_seconds, 0.01));
+      return extract::make_extractor("ilp", capped)->extract(problem).dag_cost;
     };
     MctsOptions mcts = options.mcts;
     if (options.progress) mcts.progress = options.progress;
