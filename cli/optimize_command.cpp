@@ -191,6 +191,15 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   command.add_flag("!--continue-without-gain", s.mcts.stop_without_gain,
                    "mcts: keep committing actions when none improves the reward (until the node "
                    "limit, saturation or --max-steps), as the paper's planning loop does");
+  command
+      .add_option("--tie-break", s.mcts.tie_break,
+                  "mcts: which of the root actions with the best mean value a step commits "
+                  "(visits: most visited; random: seeded; fair: least committed, then fewest "
+                  "e-nodes)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, search::TieBreak>{
+          {"visits", search::TieBreak::kVisits},
+          {"random", search::TieBreak::kRandom},
+          {"fair", search::TieBreak::kFair}}));
   command.add_option("--max-steps", s.mcts.max_steps, "mcts: planning steps")
       ->check(positive_number)
       ->capture_default_str();

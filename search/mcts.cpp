@@ -87,7 +87,8 @@ class Planner {
         batch_(std::max<std::size_t>(options.batch == 0 ? options.threads : options.batch, 1)),
         rng_(options.seed),
         arena_(static_cast<int>(std::max<std::size_t>(options.threads, 1))),
-        action_reward_(rules.size(), {0.0, 0}) {
+        action_reward_(rules.size(), {0.0, 0}),
+        commits_(rules.size(), 0) {
     step_options_.node_limit = options.node_limit;
     step_options_.cycle_filter = options.cycle_filter;
   }
@@ -137,6 +138,7 @@ class Planner {
       }
       result.steps.push_back(
           {chosen.action, mean, chosen.cost, chosen.state->egraph.num_nodes(), simulations});
+      ++commits_[chosen.action];
       commit(best);
       report_progress(result.steps.size(), nodes_[0].cost, start);
     }
@@ -418,21 +420,34 @@ class Planner {
     return ret;
   }
 
-  int best_root_child() const {
-    int best = -1;
+  // The root child to commit: the best mean value, ties broken by `options_.tie_break`.
+  int best_root_child() {
+    std::vector<int> best;
     double best_mean = -std::numeric_limits<double>::infinity();
     for (std::size_t a = 0; a < rules_.size(); ++a) {
       const int c = nodes_[0].children[a];
       if (c < 0 || nodes_[static_cast<std::size_t>(c)].visits == 0) continue;
       const TreeNode& child = nodes_[static_cast<std::size_t>(c)];
       const double mean = child.value / static_cast<double>(child.visits);
-      if (mean > best_mean ||
-          (mean == best_mean && child.visits > nodes_[static_cast<std::size_t>(best)].visits)) {
+      if (mean > best_mean) {
         best_mean = mean;
-        best = c;
+        best.clear();
       }
+      if (mean == best_mean) best.push_back(c);
     }
-    return best;
+    if (best.empty()) return -1;
+    if (options_.tie_break == TieBreak::kRandom)
+      return best[std::uniform_int_distribution<std::size_t>(0, best.size() - 1)(rng_)];
+    // Children are in rule order, so the first of equals has the lowest rule index.
+    const auto key = [&](int c) {
+      const TreeNode& child = nodes_[static_cast<std::size_t>(c)];
+      if (options_.tie_break == TieBreak::kVisits)
+        return std::pair<std::size_t, std::size_t>(~child.visits, 0);  // most visited first
+      return std::pair<std::size_t, std::size_t>(commits_[child.action],
+                                                 child.state->egraph.num_nodes());
+    };
+    return *std::min_element(best.begin(), best.end(),
+                             [&](int x, int y) { return key(x) < key(y); });
   }
 
   // Makes the chosen child the new root, keeping its subtree (receding horizon).
@@ -474,6 +489,7 @@ class Planner {
   std::vector<std::pair<double, std::size_t>> action_reward_;  // heavy policy: per rule
   std::size_t evaluations_ = 0, memo_hits_ = 0, simulations_started_ = 0;
   std::size_t tree_bytes_ = 0;
+  std::vector<std::size_t> commits_;  // per rule: how often a planning step committed it
   double simulation_cpu_ = 0, critical_cpu_ = 0;  // the states' memory, summed over the tree
 };
 
@@ -484,6 +500,25 @@ RolloutPolicy parse_rollout_policy(const std::string& name) {
   if (name == "heavy") return RolloutPolicy::kHeavy;
   if (name == "lookahead") return RolloutPolicy::kLookahead;
   throw Error("unknown rollout policy '" + name + "' (random, heavy, lookahead)");
+}
+
+TieBreak parse_tie_break(const std::string& name) {
+  if (name == "visits") return TieBreak::kVisits;
+  if (name == "random") return TieBreak::kRandom;
+  if (name == "fair") return TieBreak::kFair;
+  throw Error("unknown tie-break '" + name + "' (visits, random, fair)");
+}
+
+std::string tie_break_name(TieBreak tie_break) {
+  switch (tie_break) {
+    case TieBreak::kVisits:
+      return "visits";
+    case TieBreak::kRandom:
+      return "random";
+    case TieBreak::kFair:
+      return "fair";
+  }
+  return "visits";
 }
 
 std::uint64_t structural_hash(const TensorEGraph& state) {

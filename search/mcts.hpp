@@ -39,6 +39,19 @@ namespace mctsat::search {
 enum class RolloutPolicy { kRandom, kHeavy, kLookahead };
 RolloutPolicy parse_rollout_policy(const std::string& name);  // random | heavy | lookahead
 
+// Which of the root actions sharing the best mean value a planning step commits. It matters when
+// the search continues without gain (`stop_without_gain` false): then every root value is 0 and
+// the tie-break alone decides how the e-graph grows.
+//  - kVisits: the most visited, then the lowest rule index (close to the paper's code, which takes
+//    the lowest index among the expanded actions);
+//  - kRandom: a seeded random one;
+//  - kFair: the rule committed least often so far, then the one whose state has the fewest
+//    e-nodes, then the lowest index, so that a run of zero-value commits applies every rule that
+//    changes the e-graph in turn, cheapest growth first, instead of one rule again and again.
+enum class TieBreak { kVisits, kRandom, kFair };
+TieBreak parse_tie_break(const std::string& name);  // visits | random | fair
+std::string tie_break_name(TieBreak tie_break);
+
 struct MctsOptions {
   std::size_t simulations = 128;  // per planning step
   std::size_t rollout_depth = 10;
@@ -48,6 +61,7 @@ struct MctsOptions {
   std::size_t max_steps = 200;      // planning steps
   std::size_t node_limit = 5'000;   // e-nodes
   bool stop_without_gain = true;    // stop when the best root action's mean value is 0
+  TieBreak tie_break = TieBreak::kVisits;
   // Bytes of the e-graph snapshots the tree holds: simulations stop when they reach it, and the
   // search stops when the tree is still this large after a commit.
   std::size_t memory_limit = std::numeric_limits<std::size_t>::max();

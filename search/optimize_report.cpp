@@ -48,6 +48,8 @@ nlohmann::json optimize_report(const OptimizeResult& r, const OptimizeOptions& o
         {"memo_hits", r.mcts.memo_hits},
         {"threads", options.mcts.threads},
         {"batch", options.mcts.batch == 0 ? options.mcts.threads : options.mcts.batch},
+        {"stop_without_gain", options.mcts.stop_without_gain},
+        {"tie_break", tie_break_name(options.mcts.tie_break)},
         {"cpu_seconds", r.mcts.cpu_seconds},
         {"simulation_cpu_seconds", r.mcts.simulation_cpu_seconds},
         {"critical_cpu_seconds", r.mcts.critical_cpu_seconds},

@@ -13,8 +13,8 @@ namespace mctsat::search {
 // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, stop_reason,
 // rules_used [{rule, count}], extraction {status, dag_cost_ms, gap, seconds, detail},
 // kept_original, optimized_operators, and for mcts: mcts {seed, simulations, reward_extractions,
-// memo_hits, threads, batch, cpu_seconds, simulation_cpu_seconds, critical_cpu_seconds, steps
-// [{rule, mean_value, cost_ms, nodes}]}; for taso: taso {alpha, budget, explored, candidates,
+// memo_hits, threads, batch, stop_without_gain, tie_break, cpu_seconds, simulation_cpu_seconds,
+// critical_cpu_seconds, steps [{rule, mean_value, cost_ms, nodes}]}; for taso: taso {alpha, budget, explored, candidates,
 // queued, cyclic, threads}.
 nlohmann::json optimize_report(const OptimizeResult& result, const OptimizeOptions& options);
 

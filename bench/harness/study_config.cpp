@@ -197,6 +197,17 @@ const std::vector<Parameter>& parameters() {
                    o.mcts.stop_without_gain = r.boolean(v, path);
                  },
                  [](const OptimizeOptions& o) { return json(o.mcts.stop_without_gain); }});
+    p.push_back({"mcts.tie_break",
+                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+                   try {
+                     o.mcts.tie_break = search::parse_tie_break(r.string(v, path));
+                   } catch (const Error& e) {
+                     r.fail(path, e.message());
+                   }
+                 },
+                 [](const OptimizeOptions& o) {
+                   return json(search::tie_break_name(o.mcts.tie_break));
+                 }});
     p.push_back({"mcts.policy",
                  [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
                    const std::string name = r.string(v, path);

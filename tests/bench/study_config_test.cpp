@@ -38,7 +38,8 @@ TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fix
     "defaults": {"mcts": {"simulations": 8}},
     "configurations": [
       {"name": "eq", "strategy": "eqsat", "eqsat": {"k_multi": 2}},
-      {"name": "m", "strategy": "mcts", "extract": "paper", "mcts": {"stop_without_gain": false},
+      {"name": "m", "strategy": "mcts", "extract": "paper",
+       "mcts": {"stop_without_gain": false, "tie_break": "fair"},
        "sweep": {"mcts.node_limit": [500, 1000], "mcts.policy": ["random", "heavy"]}}]})");
   // eqsat is deterministic: one run per model; mcts: 2 x 2 sweep points x 3 seeds.
   REQUIRE(study.runs.size() == 2 * (1 + 4 * 3));
@@ -54,6 +55,8 @@ TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fix
   CHECK(second.options.mcts.simulations == 8);  // from the defaults
   CHECK_FALSE(second.options.mcts.stop_without_gain);
   CHECK(first.options.mcts.stop_without_gain);
+  CHECK(second.options.mcts.tie_break == mctsat::search::TieBreak::kFair);
+  CHECK(first.options.mcts.tie_break == mctsat::search::TieBreak::kVisits);
   CHECK(second.options.mcts.seed == 1);
   CHECK(study.runs[2].options.mcts.seed == 2);
   std::set<std::string> ids;
@@ -128,6 +131,8 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
        "/configurations/0/mcts/node_limit: 0 is out of range"},
       {"{" + base + R"("configurations": [{"name": "a", "strategy": "annealing"}]})",
        "/configurations/0/strategy: unknown value 'annealing'"},
+      {"{" + base + R"("configurations": [{"name": "a", "mcts": {"tie_break": "coin"}}]})",
+       "/configurations/0/mcts/tie_break: unknown tie-break 'coin' (visits, random, fair)"},
       {"{" + base + R"("configurations": [{"name": "a", "mcts": {"nodes": 5}}]})",
        "/configurations/0/mcts/nodes: unknown parameter 'mcts.nodes'"},
       {"{" + base + R"("configurations": [{"name": "a", "sweep": {"mcts.gamma": [0.5, 2]}}]})",

@@ -63,6 +63,13 @@ TEST_CASE("rule selection, strategies and extractors are options") {
       "optimize demo --strategy mcts --extract greedy --final-extract dag --simulations 8 --json");
   CHECK(greedy["final_extract"] == "dag");
   CHECK(greedy["mcts"]["simulations"].get<std::size_t>() > 0);
+  CHECK(greedy["mcts"]["tie_break"] == "visits");
+  CHECK(greedy["mcts"]["stop_without_gain"] == true);
+  const json fair = run_json(
+      "optimize demo --extract greedy --final-extract dag --simulations 8 --continue-without-gain "
+      "--tie-break fair --max-steps 2 --json");
+  CHECK(fair["mcts"]["tie_break"] == "fair");
+  CHECK(fair["mcts"]["stop_without_gain"] == false);
 }
 
 TEST_CASE("bad options give clear errors") {
@@ -71,6 +78,9 @@ TEST_CASE("bad options give clear errors") {
   CHECK(r.output.find("annealing") != std::string::npos);
   r = run_mctsat("optimize demo --final-extract magic");
   CHECK(r.status != 0);
+  r = run_mctsat("optimize demo --tie-break coin");
+  CHECK(r.status != 0);
+  CHECK(r.output.find("--tie-break") != std::string::npos);
   r = run_mctsat("optimize demo --tags no-such-tag");
   CHECK(r.status == 1);
   CHECK(r.output.find("no loaded rule has tag 'no-such-tag'") != std::string::npos);

@@ -2,6 +2,9 @@
 // input are merged into one wider product. Results are checked numerically with the reference
 // interpreter; MCTS is deterministic for a seed; every strategy's stop reasons are reported.
 #include <cmath>
+#include <set>
+#include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -130,6 +133,66 @@ TEST_CASE("mcts keeps committing actions that gain nothing when asked, as the pa
   CHECK(set.rule(continuing.mcts.steps.front().rule).name == "unfuse-relu");
   CHECK(continuing.mcts.steps.front().mean_value == 0);
   CHECK(continuing.optimized_cost == doctest::Approx(stopping.optimized_cost));
+}
+
+TEST_CASE("the tie-break among zero-value actions decides how the paper's loop grows the e-graph") {
+  // No rule lowers this graph's cost, so every root action is worth 0 and the tie-break alone
+  // chooses. `transpose-product` and `transpose-twice` never saturate (each application exposes a
+  // new match).
+  dsl::Diagnostics diagnostics;
+  dsl::RuleLibrary library = dsl::load_rule_text(R"(
+rule transpose-product: (matmul 0 ?x ?y)
+  => (transpose (matmul 0 (transpose ?y [1, 0]) (transpose ?x [1, 0])) [1, 0])
+rule add-commute: (ewadd ?a ?b) => (ewadd ?b ?a)
+rule mul-commute: (ewmul ?a ?b) => (ewmul ?b ?a)
+rule unfuse-relu: (matmul 2 ?a ?b) => (relu (matmul 0 ?a ?b))
+rule transpose-twice: (ewadd ?a ?b) => (ewadd (transpose (transpose ?a [1, 0]) [1, 0]) ?b)
+)",
+                                                 "zero.rules", diagnostics);
+  REQUIRE_FALSE(diagnostics.has_errors());
+  const dsl::RuleSet set(std::move(library.rules));
+  const RooflineCostModel model(builtin_profile("v100"));
+  GraphBuilder b;
+  const TensorRef x = b.input("x", {16, 16});
+  const TensorRef product = b.matmul(x, b.weight("w", {16, 16}), Activation::kRelu);
+  b.output("p", b.ewmul(b.ewadd(product, b.input("y", {16, 16})), b.input("z", {16, 16})));
+  const Graph graph = std::move(b).finish();
+  search::OptimizeOptions options = base_options("mcts");
+  options.extract = "greedy";
+  options.mcts.stop_without_gain = false;
+  options.mcts.max_steps = 9;
+  options.mcts.rollout_depth = 2;
+  const auto committed = [&](search::TieBreak tie_break, std::uint64_t seed) {
+    options.mcts.tie_break = tie_break;
+    options.mcts.seed = seed;
+    const auto result = search::optimize(graph, set, model, options);
+    std::vector<std::string> names;
+    for (const auto& step : result.mcts.steps) {
+      CHECK(step.mean_value == 0);
+      names.push_back(set.rule(step.rule).name);
+    }
+    return names;
+  };
+
+  // fair: every rule that changes the e-graph once, cheapest growth first, before any again.
+  const auto fair = committed(search::TieBreak::kFair, 7);
+  REQUIRE(fair.size() == 9);
+  CHECK(std::set<std::string>(fair.begin(), fair.begin() + 5).size() == 5);
+  CHECK(fair[0] != "transpose-product");  // it adds more e-nodes than the commutations
+  CHECK(fair == committed(search::TieBreak::kFair, 7));
+
+  // visits: the most visited, here one never-saturating rule again and again.
+  const auto visits = committed(search::TieBreak::kVisits, 7);
+  CHECK(std::set<std::string>(visits.begin(), visits.begin() + 5).size() < 5);
+
+  // random: seeded, so a seed repeats its choices and seeds differ.
+  std::set<std::vector<std::string>> sequences;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const auto random = committed(search::TieBreak::kRandom, seed);
+    CHECK(random == committed(search::TieBreak::kRandom, seed));
+    sequences.insert(random);
+  }
+  CHECK(sequences.size() > 1);
 }
 
 TEST_CASE("greedy and taso report why they stopped") {
