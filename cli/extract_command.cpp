@@ -20,6 +20,7 @@ void add_extract_command(CLI::App& app) {
     std::vector<std::string> extractors{"greedy", "paper", "dag", "ilp"};
     double ilp_seconds = 10;
     std::size_t dag_restarts = 0;
+    bool dag_chains = false;
     extract::ExtractorOptions beam;  // only its beam_* fields
     bool json = false;
   };
@@ -38,6 +39,8 @@ void add_extract_command(CLI::App& app) {
                    "Seeded restarts of the dag extractor (and of the ILP's warm start)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  command->add_flag("--dag-chains", options->dag_chains,
+                    "Run the dag extractor's chain moves also without restarts");
   command
       ->add_option("--beam-width", options->beam.beam_width,
                    "Frontiers the beam extractor's search keeps")
@@ -59,6 +62,7 @@ void add_extract_command(CLI::App& app) {
     extract::ExtractorOptions extractor_options = options->beam;
     extractor_options.time_limit_seconds = options->ilp_seconds;
     extractor_options.dag_restarts = options->dag_restarts;
+    extractor_options.dag_chains = options->dag_chains;
     nlohmann::json results = nlohmann::json::array();
     for (const std::string& name : options->extractors) {
       const extract::Result r = extract::make_extractor(name, extractor_options)->extract(problem);

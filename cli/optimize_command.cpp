@@ -16,6 +16,8 @@
 #include "cli/number_checks.hpp"
 #include "cli/progress_line.hpp"
 #include "dsl/rule_library.hpp"
+#include "egraph/serialize.hpp"
+#include "extract/tensor_export.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
 #include "search/measured_speedup.hpp"
@@ -36,6 +38,7 @@ struct OptimizeCliOptions {
   CostOptions cost;
   ModelOptions model_options;
   std::string output, report_path;
+  std::string export_egraph;  // --export-egraph: the final e-graph, egraph-serialize JSON
   bool json = false, quiet = false, check = false, no_cycle_filter = false, verify_rules = false;
   bool measure = false;
   search::SpeedupMeasureOptions measure_options;
@@ -145,6 +148,8 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
                   "Seeded restarts of the dag extractor (reward and final; 0: none)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  command.add_flag("--dag-chains", s.extractor.dag_chains,
+                   "Run the dag extractor's chain moves (reward and final) also without restarts");
   command
       .add_option("--threads", o.threads,
                   "Search threads (eqsat: rule matching; mcts: simulations; taso: candidates)")
@@ -243,6 +248,9 @@ void add_optimize_command(CLI::App& app) {
   command->add_option("-o,--output", options->output,
                       "Write the optimized graph (.json, .onnx, .dot, .svg)");
   command->add_option("--report", options->report_path, "Write the report as JSON to this file");
+  command->add_option("--export-egraph", options->export_egraph,
+                      "Write the e-graph the final extractor sees as egraph-serialize JSON, each "
+                      "e-node priced by the cost model (eqsat, mcts, greedy)");
   command->add_flag("--check", options->check,
                     "Check numerically that the optimized graph computes the same outputs");
   command
@@ -279,6 +287,10 @@ void add_optimize_command(CLI::App& app) {
   command->add_flag("--quiet", options->quiet, "Print nothing but errors");
   command->callback([options] {
     OptimizeCliOptions& o = *options;
+    if (!o.export_egraph.empty() && o.search.strategy == "taso")
+      throw Error(
+          "--export-egraph: strategy taso searches concrete graphs and builds no e-graph to "
+          "export (use eqsat, mcts or greedy)");
     o.search.eqsat.cycle_filter = o.search.mcts.cycle_filter = !o.no_cycle_filter;
     o.search.eqsat.seconds = o.search.taso.seconds = o.search.mcts.seconds;
     o.search.eqsat.threads = o.search.mcts.threads = o.search.taso.threads = o.threads;
@@ -304,6 +316,7 @@ void add_optimize_command(CLI::App& app) {
       measurement.emplace(graph, std::move(measure_options));
     }
     search::OptimizeResult result;
+    std::optional<egraph::SerializedEGraph> exported;  // --export-egraph, written after success
     {
       const std::string& strategy = o.search.strategy;
       ProgressLine progress(!o.quiet && !o.json, strategy,
@@ -311,6 +324,10 @@ void add_optimize_command(CLI::App& app) {
                             : strategy == "taso" ? "graph"
                                                  : "step");
       o.search.progress = progress.callback();
+      if (!o.export_egraph.empty())
+        o.search.final_egraph = [&](const tensor::TensorEGraph& state) {
+          exported = extract::export_tensor_egraph(state, *model);
+        };
       result = search::optimize(graph, rules, *model, o.search);
     }
     nlohmann::json report = build_report(o, result, graph, model->name());
@@ -318,6 +335,7 @@ void add_optimize_command(CLI::App& app) {
       report["check"] = check_equivalence(graph, result.graph, o.tolerance, o.check_seed);
     if (measurement) report["measured"] = measurement->measure(result.graph);
     if (!o.output.empty()) frontend::save_model(result.graph, o.output);
+    if (exported) egraph::save_serialized(o.export_egraph, *exported);
     if (!o.report_path.empty()) write_file_atomically(o.report_path, report.dump(2) + "\n");
     if (o.json) {
       std::cout << report.dump(2) << '\n';

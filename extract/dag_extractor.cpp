@@ -147,12 +147,16 @@ void DagExtractor::solve(const Problem& problem, Result& result) const {
   bool choices = false;
   for (Index eclass = 0; eclass < problem.num_classes() && !choices; ++eclass)
     choices = problem.candidates(eclass).size() > 1;
-  if (options_.dag_restarts > 0 && sets && choices) {
+  const bool restarts = options_.dag_restarts > 0 && sets && choices;
+  const bool chains = options_.improve && choices && (restarts || options_.dag_chains);
+  const Choice first_choice = chains ? choice : Choice();
+  std::size_t kept = 0;  // restarts that beat the best extraction so far
+  if (restarts) {
     SplitMix64 random(options_.dag_seed);  // fixed: a seed gives the same factors everywhere
     std::vector<double> costs(problem.num_nodes());
     const double first = cost;
     // Restarts stop early only when all of them so far ended at the first extraction's cost.
-    std::size_t done = 0, kept = 0, repeats = 0;
+    std::size_t done = 0, repeats = 0;
     const std::size_t converged = options_.dag_converged;
     while (done < options_.dag_restarts &&
            !(converged > 0 && repeats == done && repeats >= converged)) {
@@ -175,6 +179,29 @@ void DagExtractor::solve(const Problem& problem, Result& result) const {
     result.detail = fmt::format(
         "{} restarts{}, {} improved (from {:.6g} to {:.6g})", done,
         repeats == done && done < options_.dag_restarts ? " (converged)" : "", kept, first, cost);
+  }
+  // Chain moves from the first extraction and, when a restart beat it, from the best one, each
+  // followed by single and compound moves; the cheapest extraction is kept.
+  if (chains) {
+    const double best = cost;
+    auto chain = [&](Choice chained) {
+      const ImproveStats stats = improve_by_chains(problem, chained, options_.max_passes);
+      result.evaluations += stats.moves_tried;
+      result.improvements += stats.moves_taken;
+      if (stats.moves_taken == 0) return;
+      improve(chained, /*restart=*/true);
+      const double chained_cost = dag_cost(problem, chained);
+      if (chained_cost < cost - 1e-9 * std::max(cost, 1e-300)) {
+        choice = std::move(chained);
+        cost = chained_cost;
+      }
+    };
+    const Choice best_choice = kept > 0 ? choice : Choice();
+    chain(first_choice);
+    if (kept > 0) chain(best_choice);
+    if (cost < best)
+      result.detail +=
+          fmt::format("{}chain moves to {:.6g}", result.detail.empty() ? "" : "; ", cost);
   }
   result.status = Status::kHeuristic;
   result.choice = std::move(choice);

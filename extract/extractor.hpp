@@ -65,13 +65,17 @@ struct ExtractorOptions {
   bool improve = true;  // dag: run the improvement passes
   // dag: restarts after the first extraction (its effort). Each runs the DAG-aware greedy on node
   // costs scaled by seeded random factors, improves that extraction with the true costs and keeps
-  // it when it is cheaper (dag_extractor.hpp). 0, the default, keeps `dag` as fast as a reward
-  // inside search needs; the extraction study uses kStudyDagRestarts. Deterministic for a seed.
+  // it when it is cheaper, then runs chain moves on the best (dag_extractor.hpp). 0, the default,
+  // keeps `dag` as fast as a reward inside search needs; the extraction study uses
+  // kStudyDagRestarts. Deterministic for a seed.
   std::size_t dag_restarts = 0;
   std::uint64_t dag_seed = 1;
   // dag: stop restarting when the first this many restarts all end at the first extraction's
   // cost (a single basin, it seems); 0: never stop early.
   std::size_t dag_converged = 2;
+  // dag: run the chain moves (dag_extractor.hpp, item 4) from the first extraction also without
+  // restarts (with restarts they always run).
+  bool dag_chains = false;
   // beam (frontier_search.hpp): frontiers kept by the search, by each class's bounding search,
   // and the positions a class's bounding search covers.
   std::size_t beam_width = 10000;

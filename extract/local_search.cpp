@@ -137,6 +137,42 @@ class LocalSearch {
     return stats;
   }
 
+  // Chain moves (local_search.hpp), in rounds over the shareable classes outside the extraction
+  // until a round changes nothing.
+  ImproveStats run_chains(std::size_t max_rounds) {
+    ImproveStats stats;
+    stats.before = total_;
+    // Shareable: candidate nodes of two or more classes use the class.
+    shareable_.assign(p_.num_classes(), 0);
+    for (Index eclass = 0; eclass < p_.num_classes(); ++eclass) {
+      Index first = kNone;
+      for (Index parent : p_.parents(eclass)) {
+        const Index owner = p_.node_class(parent);
+        if (first == kNone) {
+          first = owner;
+        } else if (owner != first) {
+          shareable_[eclass] = 1;
+          break;
+        }
+      }
+    }
+    while (stats.passes < max_rounds) {
+      ++stats.passes;
+      if (!positions_valid_) refresh(check_choice(p_, choice_));
+      refresh_defaults();
+      bool improved = false;
+      for (Index seed = 0; seed < p_.num_classes(); ++seed) {
+        if (!shareable_[seed] || refs_[seed] > 0) continue;
+        if (!positions_valid_ && !acyclic_) refresh(check_choice(p_, choice_));
+        improved = chain_from(seed, stats) || improved;
+      }
+      if (!improved) break;
+    }
+    if (!positions_valid_) refresh(check_choice(p_, choice_));
+    stats.after = total_;
+    return stats;
+  }
+
  private:
   enum class Kind : std::uint8_t { kRefs, kChoice, kHeight };
   struct Change {
@@ -413,10 +449,153 @@ class LocalSearch {
     return std::nullopt;
   }
 
+  // Sets the node a class outside the extraction would bring in when a move needs it. Logged.
+  void set_default(Index eclass, Index node) {
+    MCTSAT_ASSERT(refs_[eclass] == 0);
+    log_.push_back({eclass, Kind::kChoice, static_cast<std::int64_t>(choice_[eclass])});
+    choice_[eclass] = node;
+    ++version_;
+  }
+
+  // Switches `eclass` to `node` (first making `via`, a class outside the extraction, bring in
+  // `via_node`, unless `via` is kNone). Kept (logged) when the cost change is below `limit`, and
+  // then returned; otherwise undone.
+  std::optional<double> chain_step(Index eclass, Index node, Index via, Index via_node,
+                                   double limit, ImproveStats& stats) {
+    if (chain_tries_ == 0) return std::nullopt;  // the chain's budget is spent
+    --chain_tries_;
+    ++stats.moves_tried;
+    const std::size_t mark = log_.size();
+    if (via != kNone) set_default(via, via_node);
+    const std::optional<double> delta =
+        apply(eclass, node, std::numeric_limits<double>::infinity(), kCompoundClasses);
+    if (delta && *delta < limit && set_choice(eclass, node, /*keep_heights=*/true)) return delta;
+    revert_to(mark);
+    return std::nullopt;
+  }
+
+  // Brings the shareable class `seed` into the extraction, whatever that costs: a needed class
+  // switches to a node using it, directly or through a class outside the extraction. Then grows
+  // the chain; the first seeding whose chain lowers the total is committed.
+  bool chain_from(Index seed, ImproveStats& stats) {
+    const double tolerance = 1e-9 * std::max(total_, 1e-300);
+    const double any = std::numeric_limits<double>::infinity();
+    chain_tries_ = kChainTries;  // for all the seedings of this class
+    auto attempt = [&](Index eclass, Index node, Index via, Index via_node) {
+      const std::size_t mark = log_.size();
+      const std::optional<double> first = chain_step(eclass, node, via, via_node, any, stats);
+      if (!first) return false;
+      std::vector<Index> work = added_list_;
+      const double total = *first + grow(work, tolerance, /*reseed=*/true, stats);
+      if (total < -tolerance) {
+        commit(total);
+        ++stats.moves_taken;
+        return true;
+      }
+      revert_to(mark);
+      return false;
+    };
+    for (Index use : p_.parents(seed)) {
+      const Index owner = p_.node_class(use);
+      if (refs_[owner] > 0) {
+        if (attempt(owner, use, kNone, kNone)) return true;
+        continue;
+      }
+      for (Index parent : p_.parents(owner)) {
+        const Index eclass = p_.node_class(parent);
+        if (refs_[eclass] == 0 || choice_[eclass] == parent) continue;
+        if (attempt(eclass, parent, owner, use)) return true;
+      }
+    }
+    return false;
+  }
+
+  // The follow-ups of a chain, over `work` (classes the chain made needed; grows as it goes): such
+  // a class re-chooses its node, and needed classes that can use it -- directly, or through a
+  // class outside the extraction -- switch, where that lowers the cost; with `reseed`, it may also
+  // switch to a node bringing in another shareable class when that pays with that class's own
+  // follow-ups (found without reseeding). Returns the cost change; everything stays in the log.
+  double grow(std::vector<Index>& work, double tolerance, bool reseed, ImproveStats& stats) {
+    double total = 0;
+    std::size_t steps = 0;
+    // Sweeps over `work` while one changes something (a step may make an earlier one pay).
+    for (std::size_t taken = 1; taken > 0 && steps < kChainSteps;) {
+      taken = steps;
+      grow_sweep(work, tolerance, reseed, stats, total, steps);
+      taken = steps - taken;
+    }
+    return total;
+  }
+
+  void grow_sweep(std::vector<Index>& work, double tolerance, bool reseed, ImproveStats& stats,
+                  double& total, std::size_t& steps) {
+    for (std::size_t i = 0; i < work.size() && steps < kChainSteps; ++i) {
+      const Index shared = work[i];
+      if (refs_[shared] == 0) continue;
+      // A class the chain brought in re-chooses its node where that lowers the cost.
+      for (Index node : p_.candidates(shared)) {
+        if (node == choice_[shared]) continue;
+        if (const auto delta = chain_step(shared, node, kNone, kNone, -tolerance, stats)) {
+          total += *delta;
+          ++steps;
+          work.insert(work.end(), added_list_.begin(), added_list_.end());
+          break;
+        }
+      }
+      for (Index use : p_.parents(shared)) {
+        const Index owner = p_.node_class(use);
+        if (refs_[owner] > 0) {
+          if (choice_[owner] == use) continue;
+          if (const auto delta = chain_step(owner, use, kNone, kNone, -tolerance, stats)) {
+            total += *delta;
+            ++steps;
+            work.insert(work.end(), added_list_.begin(), added_list_.end());
+          }
+          continue;
+        }
+        for (Index parent : p_.parents(owner)) {
+          const Index eclass = p_.node_class(parent);
+          if (refs_[eclass] == 0 || choice_[eclass] == parent) continue;
+          if (const auto delta = chain_step(eclass, parent, owner, use, -tolerance, stats)) {
+            total += *delta;
+            ++steps;
+            work.insert(work.end(), added_list_.begin(), added_list_.end());
+            break;
+          }
+        }
+      }
+      if (!reseed || refs_[shared] == 0) continue;
+      for (Index node : p_.candidates(shared)) {
+        if (node == choice_[shared]) continue;
+        const auto children = p_.unique_children(node);
+        if (!std::any_of(children.begin(), children.end(),
+                         [&](Index child) { return refs_[child] == 0 && shareable_[child]; }))
+          continue;
+        const std::size_t mark = log_.size();
+        const auto first =
+            chain_step(shared, node, kNone, kNone, std::numeric_limits<double>::infinity(), stats);
+        if (!first) continue;
+        std::vector<Index> more = added_list_;
+        const double change = *first + grow(more, tolerance, /*reseed=*/false, stats);
+        if (change < -tolerance) {
+          total += change;
+          ++steps;
+          work.insert(work.end(), more.begin(), more.end());
+          break;
+        }
+        revert_to(mark);
+      }
+    }
+  }
+
   struct Frame {
     Index eclass;
     std::uint32_t next_child;
   };
+  // A chain takes at most this many steps (follow-ups and reseeds), and tries at most this many
+  // moves (its seeding and the lookaheads included).
+  static constexpr std::size_t kChainSteps = 256;
+  static constexpr std::size_t kChainTries = 64;
   // A compound move starts with a move that makes at most this many classes needed.
   static constexpr std::size_t kCompoundClasses = 64;
   static constexpr std::size_t kUnlimited = std::numeric_limits<std::size_t>::max();
@@ -446,6 +625,8 @@ class LocalSearch {
   std::vector<Index> added_list_, frontier_, release_, walk_;
   std::vector<double> scratch_value_;
   std::vector<Frame> stack_;
+  std::vector<std::uint8_t> shareable_;  // run_chains: by class
+  std::size_t chain_tries_ = 0;          // run_chains: moves the current chain may still try
 };
 
 }  // namespace
@@ -454,6 +635,11 @@ ImproveStats improve_choice(const Problem& problem, Choice& choice, std::size_t 
                             bool acyclic_shortcut) {
   LocalSearch search(problem, choice, acyclic_shortcut);
   return search.run(max_passes);
+}
+
+ImproveStats improve_by_chains(const Problem& problem, Choice& choice, std::size_t max_rounds) {
+  LocalSearch search(problem, choice, /*acyclic_shortcut=*/true);
+  return search.run_chains(max_rounds);
 }
 
 }  // namespace mctsat::extract

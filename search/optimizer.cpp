@@ -109,6 +109,7 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
   result.nodes = state.egraph.num_nodes();
   result.classes = state.egraph.num_classes();
 
+  if (options.final_egraph) options.final_egraph(state);
   const auto extraction_start = Clock::now();
   const extract::Problem problem = extract::problem_from_tensor(state, model);
   result.extraction = final_extractor->extract(problem);

@@ -6,6 +6,7 @@
 // strategy, so that they compare under the same rules, cost model and extraction.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,8 @@ struct OptimizeOptions {
   TasoOptions taso;
   // Reported by every strategy (it overrides the strategies' own `progress` callbacks).
   ProgressCallback progress;
+  // Called with the e-graph the final extractor sees, just before it extracts (e.g. to export it).
+  std::function<void(const tensor::TensorEGraph&)> final_egraph;
 };
 
 struct OptimizeResult {

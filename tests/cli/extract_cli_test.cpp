@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -54,6 +56,51 @@ TEST_CASE("extract --dag-restarts runs the dag extractor's seeded restarts") {
   // One local optimum: the first two restarts end there and the rest are skipped.
   CHECK(result["detail"] == "2 restarts (converged), 0 improved (from 8 to 8)");
   CHECK(run_mctsat("extract " + path.string() + " --dag-restarts -3").status != 0);
+}
+
+namespace {
+// chain_moves_test.cpp's ring of six gates as an egraph-serialize document: `dag` alone stays at
+// 157 (every gate fused), the chain moves reach the optimum 139 (every gate on shared pairs).
+std::string ring_egraph() {
+  nlohmann::json nodes;
+  const auto node = [&](const std::string& id, const std::string& eclass, double cost,
+                        std::vector<std::string> children) {
+    nodes[id] = {{"op", id}, {"eclass", eclass}, {"cost", cost}, {"children", children}};
+  };
+  node("in", "I", 0, {});
+  for (int k = 0; k < 3; ++k) {
+    node("xp" + std::to_string(k), "XP" + std::to_string(k), 17, {"in"});
+    node("hp" + std::to_string(k), "HP" + std::to_string(k), 17, {"in"});
+  }
+  std::vector<std::string> gates;
+  for (int i = 0; i < 6; ++i) {
+    const std::string n = std::to_string(i);
+    node("fused" + n, "G" + n, 26, {"in"});
+    node("add" + n, "G" + n, 6, {"xplain" + n, "hplain" + n});
+    node("xplain" + n, "X" + n, 16, {"in"});
+    node("xproj" + n, "X" + n, 0, {"xp" + std::to_string(i / 2)});
+    node("hplain" + n, "H" + n, 16, {"in"});
+    node("hproj" + n, "H" + n, 0, {"hp" + std::to_string((i + 5) % 6 / 2)});
+    gates.push_back("fused" + n);
+  }
+  node("root", "R", 1, gates);
+  return nlohmann::json{{"nodes", nodes}, {"root_eclasses", {"R"}}}.dump();
+}
+}  // namespace
+
+TEST_CASE("extract --dag-chains runs the dag extractor's chain moves without restarts") {
+  const fs::path path = fs::temp_directory_path() / "mctsat-extract-ring.json";
+  std::ofstream(path) << ring_egraph();
+  const auto dag_cost = [&](const std::string& flags) {
+    const CliResult r = run_mctsat("extract " + path.string() + " --extractor dag --json " + flags);
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    return nlohmann::json::parse(r.output)["results"][0]["dag_cost"].get<double>();
+  };
+  CHECK(dag_cost("") == 157);
+  CHECK(dag_cost("--dag-chains") == 139);
+  const CliResult ilp = run_mctsat("extract " + path.string() + " --extractor ilp --json");
+  REQUIRE_MESSAGE(ilp.status == 0, ilp.output);
+  CHECK(nlohmann::json::parse(ilp.output)["results"][0]["dag_cost"] == 139);
 }
 
 TEST_CASE("a malformed e-graph file is a located error") {

@@ -44,13 +44,14 @@ TEST_CASE("restarts reach the ILP optimum where dag's local optimum misses it") 
     CHECK(restarted.dag_cost == exact.dag_cost);
     CHECK(check_choice(problem, restarted.choice).valid);
     // With the early stop (the default): never worse than without restarts, never below the
-    // optimum; here it stops early, at the local optimum, on seed 16.
+    // optimum. On seed 16 the restarts stop early, at the local optimum; the chain moves that
+    // follow them reach the optimum there too.
     const Result early = dag(problem, kStudyDagRestarts);
     CHECK(early.dag_cost <= local.dag_cost);
     CHECK(early.dag_cost >= exact.dag_cost);
     early_optimal += early.dag_cost == exact.dag_cost ? 1 : 0;
   }
-  CHECK(early_optimal == 4);
+  CHECK(early_optimal == 5);
 }
 
 TEST_CASE("restarts stop early when the first ones all end at the first extraction") {

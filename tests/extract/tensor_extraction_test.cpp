@@ -11,6 +11,7 @@
 #include "egraph/serialize.hpp"
 #include "extract/extractor.hpp"
 #include "extract/serialized_problem.hpp"
+#include "extract/tensor_export.hpp"
 #include "extract/tensor_problem.hpp"
 #include "tensor/device_profile.hpp"
 #include "tensor/enode_cost.hpp"
@@ -137,16 +138,7 @@ TEST_CASE("a serialized e-graph is the same extraction problem") {
   const TensorEGraph teg = saturated(two_products());
   const RooflineCostModel model(builtin_profile("v100"));
   const Problem direct = problem_from_tensor(teg, model);
-  const egraph::SerializedEGraph serialized = egraph::export_egraph(
-      teg.egraph, teg.roots,
-      [&](Id node) {
-        // The payload tells literals and leaves apart (the format has operators only).
-        const egraph::ENodeRef e = teg.egraph.node(node);
-        return std::string(opcode_name(e.op)) + "/" + std::to_string(e.payload);
-      },
-      [&](Id node) {
-        return is_literal(teg.egraph.node(node).op) ? 0.0 : enode_cost(teg.egraph, node, model);
-      });
+  const egraph::SerializedEGraph serialized = export_tensor_egraph(teg, model);
   const Problem imported = problem_from_serialized(egraph::from_json(egraph::to_json(serialized)));
   // Tie-breaking may differ with the node order; the optimum and the tree costs may not.
   CHECK(make_extractor("ilp")->extract(imported).dag_cost ==
