@@ -2,17 +2,12 @@
 #include "extract/ilp_extractor.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <vector>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 #include <coin/CbcModel.hpp>
@@ -24,6 +19,7 @@
 #include "extract/frontier_search.hpp"
 #include "extract/greedy_extractor.hpp"
 #include "support/error.hpp"
+#include "support/isolated_call.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 // CBC 2.10 leaks a few cut objects per solve (OsiRowCut::clone inside its cut management); that
@@ -180,71 +176,28 @@ SolveOutcome run_cbc(const Model& m, const std::vector<Cut>& cuts, const std::ve
   return outcome;
 }
 
-// run_cbc in a child process. CBC can crash: with a starting solution, its preprocessing's
-// post-processing dies with SIGSEGV when the time limit stops a large solve (NASNet-A saturated
-// to 50,004 e-nodes, 3 or 10 s), which would take the whole program down; turning preprocessing
-// off avoids it but loses NASRNN's proven optimum (46.94% in 9 s -> 41.77% at the 10 s limit).
-// A child also keeps CbcMain's global state to itself, so solves may run concurrently. The
-// solution comes back through a pipe; a crashed child yields no solution and its signal.
+// run_cbc in a child process (support/isolated_call.hpp). CBC can crash: with a starting
+// solution, its preprocessing's post-processing dies with SIGSEGV when the time limit stops a large
+// solve (NASNet-A saturated to 50,004 e-nodes, 3 or 10 s), which would take the whole program
+// down; turning preprocessing off avoids it but loses NASRNN's proven optimum (46.94% in 9 s ->
+// 41.77% at the 10 s limit). A child also keeps CbcMain's global state to itself, so solves may
+// run concurrently. A crashed child yields no solution and its signal.
 SolveOutcome run_cbc_isolated(const Model& m, const std::vector<Cut>& cuts,
                               const std::vector<double>& cost, const std::vector<double>& start,
                               double seconds) {
-  // No other solve forks while this one's write end is open here: a child that inherited it would
-  // hold back the end of this answer until that child ended.
-  static std::mutex fork_mutex;
-  std::unique_lock<std::mutex> forking(fork_mutex);
-  int fds[2];
-  if (::pipe(fds) != 0) throw Error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw Error(fmt::format("cannot fork for the ILP solver: {}", std::strerror(errno)));
-  }
-  if (pid == 0) {  // the child: solve, write {optimal, bound, size, solution...}, leave at once
-    ::close(fds[0]);
+  const IsolatedOutcome isolated = run_isolated([&] {
     const SolveOutcome outcome = run_cbc(m, cuts, cost, start, seconds);
-    std::vector<double> message = {outcome.optimal ? 1.0 : 0.0, outcome.bound,
-                                   static_cast<double>(outcome.solution.size())};
-    message.insert(message.end(), outcome.solution.begin(), outcome.solution.end());
-    const auto* bytes = reinterpret_cast<const char*>(message.data());
-    std::size_t left = message.size() * sizeof(double);
-    while (left > 0) {
-      const ssize_t written = ::write(fds[1], bytes, left);
-      if (written < 0 && errno == EINTR) continue;
-      if (written <= 0) ::_exit(1);
-      bytes += written;
-      left -= static_cast<std::size_t>(written);
-    }
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  forking.unlock();
-  std::vector<char> received;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    received.insert(received.end(), buffer, buffer + got);
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+    std::vector<double> answer = {outcome.optimal ? 1.0 : 0.0, outcome.bound};
+    answer.insert(answer.end(), outcome.solution.begin(), outcome.solution.end());
+    return answer;
+  });
   SolveOutcome outcome;
-  if (WIFSIGNALED(status)) {
-    outcome.crash_signal = WTERMSIG(status);
-    return outcome;
-  }
-  std::vector<double> message(received.size() / sizeof(double));
-  std::memcpy(message.data(), received.data(), message.size() * sizeof(double));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.size() < 3 ||
-      message.size() != 3 + static_cast<std::size_t>(message[2]))
-    throw Error("the ILP solver's process ended without a complete answer");
-  outcome.optimal = message[0] != 0;
-  outcome.bound = message[1];
-  outcome.solution.assign(message.begin() + 3, message.end());
+  outcome.crash_signal = isolated.crash_signal;
+  if (outcome.crash_signal != 0) return outcome;
+  if (isolated.values.size() < 2) throw Error("the ILP solver's process sent an incomplete answer");
+  outcome.optimal = isolated.values[0] != 0;
+  outcome.bound = isolated.values[1];
+  outcome.solution.assign(isolated.values.begin() + 2, isolated.values.end());
   return outcome;
 }
 

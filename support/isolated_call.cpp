@@ -1,0 +1,89 @@
+// run_isolated: fork, a pipe carrying {count, values...} as doubles, waitpid.
+#include "support/isolated_call.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "support/error.hpp"
+
+namespace mctsat {
+namespace {
+
+// The child's side: computes, writes the answer, and leaves without unwinding the parent's stack
+// (which it shares a copy of) or running exit handlers.
+[[noreturn]] void answer_and_exit(int fd, const std::function<std::vector<double>()>& work) {
+  std::vector<double> message;
+  try {
+    const std::vector<double> values = work();
+    message.reserve(values.size() + 1);
+    message.push_back(static_cast<double>(values.size()));
+    message.insert(message.end(), values.begin(), values.end());
+  } catch (...) {
+    ::_exit(2);
+  }
+  const auto* bytes = reinterpret_cast<const char*>(message.data());
+  std::size_t left = message.size() * sizeof(double);
+  while (left > 0) {
+    const ssize_t written = ::write(fd, bytes, left);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) ::_exit(1);
+    bytes += written;
+    left -= static_cast<std::size_t>(written);
+  }
+  ::_exit(0);
+}
+
+}  // namespace
+
+IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work) {
+  static std::mutex fork_mutex;
+  std::unique_lock<std::mutex> forking(fork_mutex);
+  int fds[2];
+  if (::pipe(fds) != 0) throw Error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int error = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw Error(fmt::format("cannot fork a child process: {}", std::strerror(error)));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    answer_and_exit(fds[1], work);
+  }
+  ::close(fds[1]);
+  forking.unlock();
+  std::vector<char> received;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    received.insert(received.end(), buffer, buffer + got);
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  IsolatedOutcome outcome;
+  if (WIFSIGNALED(status)) {
+    outcome.crash_signal = WTERMSIG(status);
+    return outcome;
+  }
+  std::vector<double> message(received.size() / sizeof(double));
+  std::memcpy(message.data(), received.data(), message.size() * sizeof(double));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty() ||
+      message.size() != 1 + static_cast<std::size_t>(message[0]))
+    throw Error(fmt::format("a child process ended without a complete answer (exit status {})",
+                            WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+  outcome.values.assign(message.begin() + 1, message.end());
+  return outcome;
+}
+
+}  // namespace mctsat

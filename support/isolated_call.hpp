@@ -1,0 +1,23 @@
+// Running a computation in a forked child process, so that a crash inside it (a third-party
+// solver dying with SIGSEGV) cannot take the whole program down. The child's answer, a vector of
+// numbers, comes back through a pipe; a child killed by a signal yields that signal instead.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+namespace mctsat {
+
+struct IsolatedOutcome {
+  std::vector<double> values;  // the child's answer (empty when it crashed)
+  int crash_signal = 0;        // the signal that killed the child, if one did
+};
+
+// Runs `work` in a child process and waits for it. Calls may come from several threads: no other
+// call forks while one's pipe is being set up, so no child inherits another call's write end
+// (which would hold back the end of that answer). Throws mctsat::Error when the process cannot be
+// created, or when the child ends without a complete answer other than by a signal (`work` threw,
+// or the child exited early).
+IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work);
+
+}  // namespace mctsat

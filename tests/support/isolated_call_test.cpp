@@ -1,0 +1,71 @@
+// run_isolated: the child's answer comes back whole (also a large one, beyond a pipe's buffer);
+// a child killed by a signal is reported, not fatal; a child that throws or exits early is an
+// error; the calling process's state is untouched by the child.
+#include <csignal>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include "support/error.hpp"
+#include "support/isolated_call.hpp"
+
+using namespace mctsat;
+
+TEST_CASE("the child's answer comes back whole") {
+  int touched = 0;
+  const IsolatedOutcome small = run_isolated([&] {
+    touched = 1;  // the child's copy
+    return std::vector<double>{1.5, -2.0, 3.25};
+  });
+  CHECK(small.crash_signal == 0);
+  CHECK(small.values == std::vector<double>{1.5, -2.0, 3.25});
+  CHECK(touched == 0);
+
+  std::vector<double> large(200'000);  // 1.6 MB, far beyond a pipe's buffer
+  for (std::size_t i = 0; i < large.size(); ++i) large[i] = static_cast<double>(i) * 0.5;
+  CHECK(run_isolated([&] { return large; }).values == large);
+  CHECK(run_isolated([] { return std::vector<double>{}; }).values.empty());
+}
+
+TEST_CASE("a crashing child is reported with its signal") {
+  const IsolatedOutcome crashed = run_isolated([]() -> std::vector<double> {
+    std::signal(SIGSEGV, SIG_DFL);  // not the test framework's handler
+    std::raise(SIGSEGV);
+    return {1.0};
+  });
+  CHECK(crashed.crash_signal == SIGSEGV);
+  CHECK(crashed.values.empty());
+  // The caller goes on: the next call works.
+  CHECK(run_isolated([] { return std::vector<double>{7.0}; }).values == std::vector<double>{7.0});
+}
+
+TEST_CASE("a child that throws or exits early is an error") {
+  CHECK_THROWS_AS(run_isolated([]() -> std::vector<double> { throw std::runtime_error("no"); }),
+                  Error);
+  try {
+    run_isolated([]() -> std::vector<double> { ::_exit(5); });
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("exit status 5") != std::string::npos);
+  }
+}
+
+TEST_CASE("calls from several threads each get their own answer") {
+  std::vector<double> answers(4, 0.0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&answers, t] {
+      answers[t] = run_isolated([t] {
+                     ::usleep(20'000);
+                     return std::vector<double>{static_cast<double>(t * 10)};
+                   }).values.at(0);
+    });
+  for (std::thread& thread : threads) thread.join();
+  CHECK(answers == std::vector<double>{0.0, 10.0, 20.0, 30.0});
+}
