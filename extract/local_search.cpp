@@ -465,6 +465,14 @@ class LocalSearch {
     if (chain_tries_ == 0) return std::nullopt;  // the chain's budget is spent
     --chain_tries_;
     ++stats.moves_tried;
+    if (limit < std::numeric_limits<double>::infinity()) {
+      // Most tries of a chain that finds nothing fail on their own prices: the move pays at
+      // least the new node (and `via_node`) and refunds the old one and what only it uses,
+      // which leaf_refund bounds. Such a try is not made (but counts as tried).
+      const double refund = leaf_refund(choice_[eclass], node, via == kNone ? kNone : via_node);
+      const double paid = p_.node_cost(node) + (via == kNone ? 0.0 : p_.node_cost(via_node));
+      if (paid - p_.node_cost(choice_[eclass]) - refund >= limit) return std::nullopt;
+    }
     const std::size_t mark = log_.size();
     if (via != kNone) set_default(via, via_node);
     const std::optional<double> delta =
@@ -472,6 +480,26 @@ class LocalSearch {
     if (delta && *delta < limit && set_choice(eclass, node, /*keep_heights=*/true)) return delta;
     revert_to(mark);
     return std::nullopt;
+  }
+
+  // Bounds the refund of releasing `node` after `kept` and `kept_too` (kNone: none) have been
+  // added: the classes only `node` uses that neither of those uses are all that is refunded,
+  // when they are leaves (chosen nodes without children; nothing else is released then); when
+  // one is not, infinity.
+  double leaf_refund(Index node, Index kept, Index kept_too) const {
+    auto uses = [&](Index user, Index cls) {
+      if (user == kNone) return false;
+      const auto children = p_.unique_children(user);
+      return std::find(children.begin(), children.end(), cls) != children.end();
+    };
+    double refund = 0;
+    for (Index child : p_.unique_children(node)) {
+      if (refs_[child] != 1 || uses(kept, child) || uses(kept_too, child)) continue;
+      const Index chosen = choice_[child];
+      if (!p_.unique_children(chosen).empty()) return std::numeric_limits<double>::infinity();
+      refund += p_.node_cost(chosen);
+    }
+    return refund;
   }
 
   // Brings the shareable class `seed` into the extraction, whatever that costs: a needed class
@@ -518,18 +546,29 @@ class LocalSearch {
   double grow(std::vector<Index>& work, double tolerance, bool reseed, ImproveStats& stats) {
     double total = 0;
     std::size_t steps = 0;
-    // Sweeps over `work` while one changes something (a step may make an earlier one pay).
+    // Sweeps over `work` while one changes something (a step may make an earlier one pay). A
+    // sweep that has changed nothing yet stops after the class of the previous sweep's last step:
+    // the classes after it were tried in the same state then, and changed nothing.
+    std::size_t last = work.size();
     for (std::size_t taken = 1; taken > 0 && steps < kChainSteps;) {
       taken = steps;
-      grow_sweep(work, tolerance, reseed, stats, total, steps);
+      last = grow_sweep(work, tolerance, reseed, stats, total, steps, last);
       taken = steps - taken;
     }
     return total;
   }
 
-  void grow_sweep(std::vector<Index>& work, double tolerance, bool reseed, ImproveStats& stats,
-                  double& total, std::size_t& steps) {
-    for (std::size_t i = 0; i < work.size() && steps < kChainSteps; ++i) {
+  // One sweep of `grow`; if it has changed nothing by then, it stops after the class at position
+  // `stop` of `work`. Returns the position of the class of its last step.
+  std::size_t grow_sweep(std::vector<Index>& work, double tolerance, bool reseed,
+                         ImproveStats& stats, double& total, std::size_t& steps,
+                         std::size_t stop) {
+    const std::size_t start = steps;
+    std::size_t last = work.size(), item_start = steps, i = 0;
+    for (; i < work.size() && steps < kChainSteps; ++i) {
+      if (steps != item_start) last = i - 1;
+      item_start = steps;
+      if (steps == start && i > stop) break;
       const Index shared = work[i];
       if (refs_[shared] == 0) continue;
       // A class the chain brought in re-chooses its node where that lowers the cost.
@@ -586,6 +625,8 @@ class LocalSearch {
         revert_to(mark);
       }
     }
+    if (steps != item_start) last = i - 1;
+    return last;
   }
 
   struct Frame {

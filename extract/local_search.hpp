@@ -57,10 +57,14 @@ ImproveStats improve_choice(const Problem& problem, Choice& choice, std::size_t 
 // outside the extraction, switch to that node, where this lowers the cost; and it may switch to
 // a node bringing in another shareable class when that pays together with that class's own
 // follow-ups (found the same way, without this last kind of step). A chain tries at most 64 moves
-// per seeded class and takes at most 256 steps. The first seeding of a class whose chain lowers
-// the total is kept; rounds over all shareable classes outside the extraction repeat while one
-// is. Cycle checks as for improve_choice with `acyclic_shortcut`. `choice` must be a valid
-// extraction.
+// per seeded class and takes at most 256 steps. Two shortcuts skip tries that cannot pay: a
+// follow-up whose own prices rule it out (the new node against the old one and the leaves only
+// the old one uses) is not made, though it counts as tried, so the chains end as without it; and
+// a sweep that has changed nothing stops where the previous one took its last step, the classes
+// after it having been tried in the same state (this leaves more of a chain's budget to later
+// tries). The first seeding of a class whose chain lowers the total is kept; rounds over all
+// shareable classes outside the extraction repeat while one is. Cycle checks as for
+// improve_choice with `acyclic_shortcut`. `choice` must be a valid extraction.
 ImproveStats improve_by_chains(const Problem& problem, Choice& choice, std::size_t max_rounds);
 
 }  // namespace mctsat::extract

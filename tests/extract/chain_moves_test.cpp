@@ -2,9 +2,11 @@
 // pairwise -- NASRNN's shape, where the optimum pays only when every gate of the ring switches --
 // single and compound moves stay at the local optimum and chain moves reach the ILP optimum;
 // `dag` runs them after its restarts, or alone with ExtractorOptions::dag_chains. They never make an extraction worse or invalid, nor
-// beat the brute-force optimum.
+// beat the brute-force optimum. Their shortcut for tries that cannot pay counts what a switching
+// gate's own weight refunds (the ring with the fused operators' price moved into such weights).
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -30,7 +32,11 @@ struct Ring {
   Choice fused;  // the local optimum
 };
 
-Ring ring() {
+// `weight_depth` 1 or 2 moves 22 of a fused operator's 26 into a weight only that gate uses: a
+// leaf of cost 22 (depth 1), or a free node over such a leaf (depth 2); the prices are the same,
+// but a gate switching away from its fused operator then pays only through the refund of its
+// weight (which the chains' shortcut for tries that cannot pay must count).
+Ring ring(int weight_depth = 0) {
   constexpr Index kGates = 6;
   ProblemBuilder b;
   const Index input = b.add_class();
@@ -49,8 +55,20 @@ Ring ring() {
   }
   Ring r;
   std::vector<Index> fused_nodes(kGates);
+  std::vector<std::pair<Index, Index>> weights;  // (class, node) of the weights
   for (Index i = 0; i < kGates; ++i) {
-    fused_nodes[i] = b.add_node(gate[i], 26, {input});
+    if (weight_depth == 0) {
+      fused_nodes[i] = b.add_node(gate[i], 26, {input});
+    } else {
+      Index weight = b.add_class();
+      weights.emplace_back(weight, b.add_node(weight, 22));
+      for (int level = 1; level < weight_depth; ++level) {
+        const Index above = b.add_class();
+        weights.emplace_back(above, b.add_node(above, 0, {weight}));
+        weight = above;
+      }
+      fused_nodes[i] = b.add_node(gate[i], 4, {input, weight});
+    }
     b.add_node(gate[i], 6, {x[i], h[i]});
     b.add_node(x[i], 16, {input});
     b.add_node(x[i], 0, {x_pair[i / 2]});
@@ -65,6 +83,7 @@ Ring ring() {
   r.fused[input] = r.problem.candidates(input)[0];
   r.fused[root] = r.problem.candidates(root)[0];
   for (Index i = 0; i < kGates; ++i) r.fused[gate[i]] = fused_nodes[i];
+  for (const auto& [weight, node] : weights) r.fused[weight] = node;
   return r;
 }
 
@@ -102,6 +121,26 @@ TEST_CASE("chain moves switch a ring of gates that no single or compound move ca
   CHECK(chained_dag.detail.find("chain moves to 139") != std::string::npos);
   chains_only.improve = false;  // the chain moves belong to the improvement phase
   CHECK(make_extractor("dag", chains_only)->extract(r.problem).dag_cost > 139);
+}
+
+TEST_CASE("chain moves count what a gate's own weight refunds") {
+  // The gate switches of the ring pay only through the refund of the fused operator's weight, so
+  // a chain that skipped tries on the price of the nodes alone would stay at 157.
+  for (int depth : {1, 2}) {
+    INFO("weight depth " << depth);
+    const Ring r = ring(depth);
+    REQUIRE(dag_cost(r.problem, r.fused) == 157);
+    Choice local = r.fused;
+    improve_choice(r.problem, local, 64);
+    CHECK(dag_cost(r.problem, local) == 157);
+    Choice chained = r.fused;
+    const ImproveStats stats = improve_by_chains(r.problem, chained, 64);
+    CHECK(stats.after == 139);
+    CHECK(dag_cost(r.problem, chained) == 139);
+    ExtractorOptions chains_only;
+    chains_only.dag_chains = true;
+    CHECK(make_extractor("dag", chains_only)->extract(r.problem).dag_cost == 139);
+  }
 }
 
 TEST_CASE("chain moves never make an extraction worse and never beat the brute-force optimum") {
