@@ -42,8 +42,8 @@ RolloutPolicy parse_rollout_policy(const std::string& name);  // random | heavy 
 // Which of the root actions sharing the best mean value a planning step commits. It matters when
 // the search continues without gain (`stop_without_gain` false): then every root value is 0 and
 // the tie-break alone decides how the e-graph grows.
-//  - kVisits: the most visited, then the lowest rule index (close to the paper's code, which takes
-//    the lowest index among the expanded actions);
+//  - kVisits: the most visited, then the lowest rule index (the WU-UCT code for egg,
+//    hgl71964/rmcts, takes the lowest index among the expanded actions);
 //  - kRandom: a seeded random one;
 //  - kFair: the rule committed least often so far, then the one whose state has the fewest
 //    e-nodes, then the lowest index, so that a run of zero-value commits applies every rule that
