@@ -162,6 +162,14 @@ const std::vector<Parameter>& parameters() {
         choice_param("final_extract", &OptimizeOptions::final_extract, &extract::extractor_names));
     p.push_back(real_param("ilp_seconds", &OptimizeOptions::extractor,
                            &extract::ExtractorOptions::time_limit_seconds, 0, false));
+    // The dag extractor's seeded restarts and chain moves (reward and final extraction alike).
+    p.push_back(uint_param("dag_restarts", &OptimizeOptions::extractor,
+                           &extract::ExtractorOptions::dag_restarts, 0));
+    p.push_back({"dag_chains",
+                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
+                   o.extractor.dag_chains = r.boolean(v, path);
+                 },
+                 [](const OptimizeOptions& o) { return json(o.extractor.dag_chains); }});
     // The search's own time budget (both strategies), not the run's hard limit.
     p.push_back({"search_seconds",
                  [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {

@@ -80,6 +80,7 @@ TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fix
 TEST_CASE("parameters_json lists every parameter, and a run's parameters are its options") {
   const Study study = parse(R"({"name": "t", "models": ["demo"], "configurations": [
       {"name": "a", "strategy": "mcts", "search_seconds": 7, "cycle_filter": false,
+       "dag_restarts": 16, "dag_chains": true,
        "mcts": {"rollout_depth": 5, "gamma": 0.5, "policy": "lookahead"}}]})");
   const auto p = mctsat::bench::parameters_json(study.runs.at(0).options);
   for (const auto& name : mctsat::bench::parameter_names()) CHECK(p.contains(name));
@@ -89,6 +90,10 @@ TEST_CASE("parameters_json lists every parameter, and a run's parameters are its
   CHECK(p["mcts.gamma"] == 0.5);
   CHECK(p["mcts.policy"] == "lookahead");
   CHECK(study.runs[0].options.eqsat.seconds == 7.0);
+  CHECK(p["dag_restarts"] == 16);
+  CHECK(p["dag_chains"] == true);
+  CHECK(study.runs[0].options.extractor.dag_restarts == 16);
+  CHECK(study.runs[0].options.extractor.dag_chains);
 }
 
 TEST_CASE("shards split the grid round robin and together cover it once") {
@@ -131,6 +136,8 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
        "/configurations/0/mcts/node_limit: 0 is out of range"},
       {"{" + base + R"("configurations": [{"name": "a", "strategy": "annealing"}]})",
        "/configurations/0/strategy: unknown value 'annealing'"},
+      {"{" + base + R"("configurations": [{"name": "a", "dag_restarts": -1}]})",
+       "/configurations/0/dag_restarts: expected a non-negative integer"},
       {"{" + base + R"("configurations": [{"name": "a", "mcts": {"tie_break": "coin"}}]})",
        "/configurations/0/mcts/tie_break: unknown tie-break 'coin' (visits, random, fair)"},
       {"{" + base + R"("configurations": [{"name": "a", "mcts": {"nodes": 5}}]})",
