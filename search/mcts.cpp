@@ -438,16 +438,16 @@ class Planner {
     if (best.empty()) return -1;
     if (options_.tie_break == TieBreak::kRandom)
       return best[std::uniform_int_distribution<std::size_t>(0, best.size() - 1)(rng_)];
-    // Children are in rule order, so the first of equals has the lowest rule index.
-    const auto key = [&](int c) {
-      const TreeNode& child = nodes_[static_cast<std::size_t>(c)];
-      if (options_.tie_break == TieBreak::kVisits)
-        return std::pair<std::size_t, std::size_t>(~child.visits, 0);  // most visited first
-      return std::pair<std::size_t, std::size_t>(commits_[child.action],
-                                                 child.state->egraph.num_nodes());
+    // Children are in rule order and min_element keeps the first of equals: the lowest rule
+    // index breaks the remaining ties.
+    const auto before = [&](int x, int y) {
+      const TreeNode& a = nodes_[static_cast<std::size_t>(x)];
+      const TreeNode& b = nodes_[static_cast<std::size_t>(y)];
+      if (options_.tie_break == TieBreak::kVisits) return a.visits > b.visits;
+      if (commits_[a.action] != commits_[b.action]) return commits_[a.action] < commits_[b.action];
+      return a.state->egraph.num_nodes() < b.state->egraph.num_nodes();
     };
-    return *std::min_element(best.begin(), best.end(),
-                             [&](int x, int y) { return key(x) < key(y); });
+    return *std::min_element(best.begin(), best.end(), before);
   }
 
   // Makes the chosen child the new root, keeping its subtree (receding horizon).
