@@ -561,8 +561,7 @@ class LocalSearch {
   // One sweep of `grow`; if it has changed nothing by then, it stops after the class at position
   // `stop` of `work`. Returns the position of the class of its last step.
   std::size_t grow_sweep(std::vector<Index>& work, double tolerance, bool reseed,
-                         ImproveStats& stats, double& total, std::size_t& steps,
-                         std::size_t stop) {
+                         ImproveStats& stats, double& total, std::size_t& steps, std::size_t stop) {
     const std::size_t start = steps;
     std::size_t last = work.size(), item_start = steps, i = 0;
     for (; i < work.size() && steps < kChainSteps; ++i) {
@@ -571,13 +570,17 @@ class LocalSearch {
       if (steps == start && i > stop) break;
       const Index shared = work[i];
       if (refs_[shared] == 0) continue;
+      // A step taken: its change counts, and the classes it made needed join the work list.
+      const auto take = [&](double delta) {
+        total += delta;
+        ++steps;
+        work.insert(work.end(), added_list_.begin(), added_list_.end());
+      };
       // A class the chain brought in re-chooses its node where that lowers the cost.
       for (Index node : p_.candidates(shared)) {
         if (node == choice_[shared]) continue;
         if (const auto delta = chain_step(shared, node, kNone, kNone, -tolerance, stats)) {
-          total += *delta;
-          ++steps;
-          work.insert(work.end(), added_list_.begin(), added_list_.end());
+          take(*delta);
           break;
         }
       }
@@ -586,9 +589,7 @@ class LocalSearch {
         if (refs_[owner] > 0) {
           if (choice_[owner] == use) continue;
           if (const auto delta = chain_step(owner, use, kNone, kNone, -tolerance, stats)) {
-            total += *delta;
-            ++steps;
-            work.insert(work.end(), added_list_.begin(), added_list_.end());
+            take(*delta);
           }
           continue;
         }
@@ -596,9 +597,7 @@ class LocalSearch {
           const Index eclass = p_.node_class(parent);
           if (refs_[eclass] == 0 || choice_[eclass] == parent) continue;
           if (const auto delta = chain_step(eclass, parent, owner, use, -tolerance, stats)) {
-            total += *delta;
-            ++steps;
-            work.insert(work.end(), added_list_.begin(), added_list_.end());
+            take(*delta);
             break;
           }
         }
