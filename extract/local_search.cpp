@@ -142,8 +142,9 @@ class LocalSearch {
   ImproveStats run_chains(std::size_t max_rounds) {
     ImproveStats stats;
     stats.before = total_;
-    // Shareable: candidate nodes of two or more classes use the class.
+    // Candidate nodes of two or more classes use the class: needed for a seed (shared_by_needed).
     shareable_.assign(p_.num_classes(), 0);
+    user_mark_.assign(p_.num_classes(), 0);
     for (Index eclass = 0; eclass < p_.num_classes(); ++eclass) {
       Index first = kNone;
       for (Index parent : p_.parents(eclass)) {
@@ -162,7 +163,7 @@ class LocalSearch {
       refresh_defaults();
       bool improved = false;
       for (Index seed = 0; seed < p_.num_classes(); ++seed) {
-        if (!shareable_[seed] || refs_[seed] > 0) continue;
+        if (!shareable_[seed] || refs_[seed] > 0 || !shared_by_needed(seed)) continue;
         if (!positions_valid_ && !acyclic_) refresh(check_choice(p_, choice_));
         improved = chain_from(seed, stats) || improved;
       }
@@ -502,6 +503,28 @@ class LocalSearch {
     return refund;
   }
 
+  // Whether two or more needed classes have a node using `seed`, directly or through a class
+  // outside the extraction (the ways a chain brings a class in). Only such classes seed chains.
+  bool shared_by_needed(Index seed) {
+    ++user_stamp_;
+    std::size_t users = 0;
+    auto count = [&](Index eclass) {
+      if (refs_[eclass] == 0 || user_mark_[eclass] == user_stamp_) return false;
+      user_mark_[eclass] = user_stamp_;
+      return ++users >= 2;
+    };
+    for (Index use : p_.parents(seed)) {
+      const Index owner = p_.node_class(use);
+      if (refs_[owner] > 0) {
+        if (count(owner)) return true;
+        continue;
+      }
+      for (Index parent : p_.parents(owner))
+        if (count(p_.node_class(parent))) return true;
+    }
+    return false;
+  }
+
   // Brings the shareable class `seed` into the extraction, whatever that costs: a needed class
   // switches to a node using it, directly or through a class outside the extraction. Then grows
   // the chain; the first seeding whose chain lowers the total is committed.
@@ -666,6 +689,8 @@ class LocalSearch {
   std::vector<double> scratch_value_;
   std::vector<Frame> stack_;
   std::vector<std::uint8_t> shareable_;  // run_chains: by class
+  std::vector<std::uint32_t> user_mark_;  // run_chains: by class, user_stamp_ when counted
+  std::uint32_t user_stamp_ = 0;
   std::size_t chain_tries_ = 0;          // run_chains: moves the current chain may still try
 };
 

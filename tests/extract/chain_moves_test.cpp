@@ -168,3 +168,37 @@ TEST_CASE("chain moves never make an extraction worse and never beat the brute-f
   MESSAGE("chain moves improved " << improved << " of " << feasible << " extractions");
   CHECK(feasible > 100);
 }
+
+TEST_CASE("chains are seeded only at classes that two or more needed classes can use") {
+  // The shared-subgraph problem from the tree-cost extraction (a2, b2; 13): both needed classes
+  // A and B can use S, so a chain seeded at S reaches the optimum (11).
+  const SharedSubgraph shared = shared_subgraph();
+  Choice choice(shared.problem.num_classes(), kNone);
+  choice[shared.s] = shared.s1;
+  choice[shared.a] = shared.a2;
+  choice[shared.b] = shared.b2;
+  choice[shared.r] = shared.r1;
+  REQUIRE(dag_cost(shared.problem, choice) == 13);
+  const ImproveStats both = improve_by_chains(shared.problem, choice, 64);
+  CHECK(both.moves_tried > 0);
+  CHECK(both.after == 11);
+
+  // The same classes with a root that needs only A: B (outside the extraction, with no parent)
+  // cannot use S, so S seeds no chain and nothing is tried.
+  ProblemBuilder b;
+  const Index s = b.add_class(), a = b.add_class(), other = b.add_class(), r = b.add_class();
+  const Index s1 = b.add_node(s, 8);
+  b.add_node(a, 1, {s});
+  const Index a2 = b.add_node(a, 6);
+  b.add_node(other, 1, {s});
+  const Index r1 = b.add_node(r, 1, {a});
+  b.add_root(r);
+  const Problem single = std::move(b).finish();
+  Choice only_a(single.num_classes(), kNone);
+  only_a[s] = s1;
+  only_a[a] = a2;
+  only_a[r] = r1;
+  const ImproveStats one = improve_by_chains(single, only_a, 64);
+  CHECK(one.moves_tried == 0);
+  CHECK(one.after == 7);
+}
