@@ -20,7 +20,7 @@ void add_extract_command(CLI::App& app) {
     std::vector<std::string> extractors{"greedy", "paper", "dag", "ilp"};
     double ilp_seconds = 10;
     std::size_t dag_restarts = 0;
-    bool dag_chains = false;
+    bool dag_chains = extract::ExtractorOptions{}.dag_chains;
     extract::ExtractorOptions beam;  // only its beam_* fields
     bool json = false;
   };
@@ -39,8 +39,10 @@ void add_extract_command(CLI::App& app) {
                    "Seeded restarts of the dag extractor (and of the ILP's warm start)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
-  command->add_flag("--dag-chains", options->dag_chains,
-                    "Run the dag extractor's chain moves also without restarts");
+  command
+      ->add_flag("--dag-chains,!--no-dag-chains", options->dag_chains,
+                 "Run (or not) the dag extractor's chain moves also without restarts")
+      ->capture_default_str();
   command
       ->add_option("--beam-width", options->beam.beam_width,
                    "Frontiers the beam extractor's search keeps")

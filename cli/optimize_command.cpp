@@ -148,8 +148,11 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
                   "Seeded restarts of the dag extractor (reward and final; 0: none)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
-  command.add_flag("--dag-chains", s.extractor.dag_chains,
-                   "Run the dag extractor's chain moves (reward and final) also without restarts");
+  command
+      .add_flag("--dag-chains,!--no-dag-chains", s.extractor.dag_chains,
+                "Run (or not) the dag extractor's chain moves (reward and final) also without "
+                "restarts")
+      ->capture_default_str();
   command
       .add_option("--threads", o.threads,
                   "Search threads (eqsat: rule matching; mcts: simulations; taso: candidates)")

@@ -36,16 +36,16 @@
 //    stop at the local optimum on 5 of those 30 (3-14% above the optimum; after 4 restarts, on
 //    2; with the chain moves of item 4 after them, 3 of 30 stay 2.7-9.3% above);
 //    ExtractorOptions::dag_converged = 0 turns it off.
-// 4. Chain moves (after the restarts, or alone with ExtractorOptions::dag_chains;
+// 4. Chain moves (after the restarts, or alone with ExtractorOptions::dag_chains, the default;
 //    local_search.hpp's improve_by_chains) from the first extraction and, when a restart beat it,
 //    from the best restart, each followed by phase 2 again; the cheapest extraction is kept. They
 //    find sharing that pays only when several classes switch together, each switch needing the
 //    one before, which neither restarts nor compound moves reach: on NASRNN saturated with the
 //    TASO rules (TENSAT's configuration), 64 restarts end 3.6-6% above the ILP optimum (1024
 //    restarts: 3.6%), and the chain moves reach the optimum (in the benchmark's numbering and in
-//    8 shuffled node orders of the exported file), also without restarts (`dag_chains`: optimal
-//    on all nine zoo e-graphs at up to 8x the time of `dag` alone). `dag` with neither, search's
-//    reward, does not run them.
+//    8 shuffled node orders of the exported file), also without restarts (`dag_chains`, the
+//    default: the optimum of all ten tensor e-graphs of the extraction study, at 1.1-5.4x the
+//    time of `dag` without them; bench/results/extraction.md). Search's reward runs them too.
 #pragma once
 
 #include <span>

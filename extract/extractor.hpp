@@ -6,7 +6,8 @@
 //   greedy  bottom-up tree cost to a fixpoint (egg's extractor, the paper's "DCF")
 //   paper   the PACT'24 paper's sharing-aware greedy ("OCF")
 //   dag     ours: DAG-aware greedy with per-class cost sets, then local improvement passes, then
-//           (optionally, ExtractorOptions::dag_restarts) seeded restarts from perturbed costs
+//           (optionally, ExtractorOptions::dag_restarts) seeded restarts from perturbed costs,
+//           then chain moves (ExtractorOptions::dag_chains, on by default)
 //   ilp     integer linear programming with CBC, lazily added cycle cuts, warm start from `dag`
 //   beam    width-bounded dynamic programming over frontiers from `dag`'s cost, with a proven
 //           lower bound (frontier_search.hpp)
@@ -74,8 +75,11 @@ struct ExtractorOptions {
   // cost (a single basin, it seems); 0: never stop early.
   std::size_t dag_converged = 2;
   // dag: run the chain moves (dag_extractor.hpp, item 4) from the first extraction also without
-  // restarts (with restarts they always run).
-  bool dag_chains = false;
+  // restarts (with restarts they always run). On by default: they reach the ILP optimum of every
+  // zoo e-graph of the extraction study (without them NASRNN's is missed by 18.7%), and as
+  // search's reward they cost 0-25% more search time for the same or better speedups
+  // (bench/results/2026-11-30-chains-reward).
+  bool dag_chains = true;
   // beam (frontier_search.hpp): frontiers kept by the search, by each class's bounding search,
   // and the positions a class's bounding search covers.
   std::size_t beam_width = 10000;

@@ -22,8 +22,8 @@
 // its own class through candidate nodes (acyclic, like the study's random e-graphs) skips the
 // cycle checks and the height potential (no choice can be cyclic): faster (no re-check of the
 // whole extraction after each move), and compound moves are no longer limited by the potential,
-// so the local optimum reached may differ. Off by default, so that `dag` without restarts (the
-// MCTS reward) extracts exactly as before.
+// so the local optimum reached may differ. Off in `dag`'s second phase, so that its first
+// extraction is as before.
 #pragma once
 
 #include <cstddef>

@@ -80,7 +80,7 @@ TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fix
 TEST_CASE("parameters_json lists every parameter, and a run's parameters are its options") {
   const Study study = parse(R"({"name": "t", "models": ["demo"], "configurations": [
       {"name": "a", "strategy": "mcts", "search_seconds": 7, "cycle_filter": false,
-       "dag_restarts": 16, "dag_chains": true,
+       "dag_restarts": 16, "dag_chains": false,
        "mcts": {"rollout_depth": 5, "gamma": 0.5, "policy": "lookahead"}}]})");
   const auto p = mctsat::bench::parameters_json(study.runs.at(0).options);
   for (const auto& name : mctsat::bench::parameter_names()) CHECK(p.contains(name));
@@ -91,9 +91,12 @@ TEST_CASE("parameters_json lists every parameter, and a run's parameters are its
   CHECK(p["mcts.policy"] == "lookahead");
   CHECK(study.runs[0].options.eqsat.seconds == 7.0);
   CHECK(p["dag_restarts"] == 16);
-  CHECK(p["dag_chains"] == true);
+  CHECK(p["dag_chains"] == false);
   CHECK(study.runs[0].options.extractor.dag_restarts == 16);
-  CHECK(study.runs[0].options.extractor.dag_chains);
+  CHECK(!study.runs[0].options.extractor.dag_chains);  // on by default
+  CHECK(parse(R"({"name": "t", "models": ["demo"], "configurations": [{"name": "a"}]})")
+            .runs.at(0)
+            .options.extractor.dag_chains);
 }
 
 TEST_CASE("shards split the grid round robin and together cover it once") {
