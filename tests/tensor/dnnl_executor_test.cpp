@@ -172,6 +172,29 @@ TEST_CASE("weight-only subgraphs are pre-computed, kernel transforms included") 
   CHECK(DnnlExecutor(graph, options).primitive_count() == 2);  // two convolutions, nothing else
 }
 
+TEST_CASE("weights read by run-time and weight-only nodes, twice by one, or as outputs") {
+  // The executor keeps a weight's float64 values only while a weight-only node, an opaque one or
+  // an output still has to read them, and moves them into their last reader: every reader here
+  // must still see the right values.
+  GraphBuilder b;
+  const TensorRef x = b.input("x", {2, 3});
+  const TensorRef w = b.weight("w", {3, 3});
+  b.output("direct", b.matmul(x, w));               // a run-time reader first
+  const TensorRef turned = b.transpose(w, {1, 0});  // weight-only readers after it
+  const TensorRef doubled = b.ewadd(w, w);          // the last reader, reading it twice
+  b.output("turned", b.matmul(x, turned));
+  b.output("doubled", b.matmul(x, doubled));
+  auto values = std::make_shared<Tensor>(Shape{3, 3});
+  for (std::size_t i = 0; i < values->data.size(); ++i) values->data[i] = 0.25 * i - 1;
+  const TensorRef stored = b.weight("stored", {3, 3}, values);  // only run-time readers
+  b.output("stored", b.matmul(x, stored));
+  const TensorRef kept = b.weight("kept", {3, 3});
+  b.output("kept_product", b.matmul(x, b.transpose(b.transpose(kept, {1, 0}), {1, 0})));
+  b.output("kept", kept);  // and an output
+  const Graph graph = std::move(b).finish();
+  check_against_interpreter(graph);
+}
+
 TEST_CASE("a small network; repeated runs with new inputs give new, correct results") {
   GraphBuilder b;
   const TensorRef x = b.input("x", {2, 16});
