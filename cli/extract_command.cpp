@@ -41,7 +41,7 @@ void add_extract_command(CLI::App& app) {
       ->capture_default_str();
   command
       ->add_flag("--dag-chains,!--no-dag-chains", options->dag_chains,
-                 "Run (or not) the dag extractor's chain moves also without restarts")
+                 "Run (default) or not the dag extractor's chain moves also without restarts")
       ->capture_default_str();
   command
       ->add_option("--beam-width", options->beam.beam_width,

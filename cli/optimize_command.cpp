@@ -150,8 +150,8 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
       ->capture_default_str();
   command
       .add_flag("--dag-chains,!--no-dag-chains", s.extractor.dag_chains,
-                "Run (or not) the dag extractor's chain moves (reward and final) also without "
-                "restarts")
+                "Run (default) or not the dag extractor's chain moves (reward and final) also "
+                "without restarts")
       ->capture_default_str();
   command
       .add_option("--threads", o.threads,
