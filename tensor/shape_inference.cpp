@@ -10,16 +10,17 @@
 namespace mctsat::tensor {
 namespace {
 
-// The context of shape_functions.hpp for concrete dimensions: the first failed requirement's
-// message is kept.
+// The context of shape_functions.hpp for concrete dimensions: when `explain`, the first failed
+// requirement's message is kept (otherwise no message is built).
 struct ConcreteShapeContext {
   using Dim = std::int64_t;
   using Bool = bool;
+  bool explain = true;
   std::string error;
 
   template <class Message>
   bool require(bool condition, Message&& message) {
-    if (!condition && error.empty()) error = message();
+    if (!condition && explain && error.empty()) error = message();
     return condition;
   }
   template <class Message>
@@ -71,23 +72,104 @@ std::string kind_name(ParamKind kind) {
   }
 }
 
-std::string check_arity(const OpSignature& sig, std::size_t tensor_inputs, const Attrs& attrs) {
+// Whether the inputs and attributes fit the signature; if not, says why in `error` (when given).
+bool check_arity(const OpSignature& sig, std::size_t tensor_inputs, const Attrs& attrs,
+                 std::string* error) {
   const std::size_t want = sig.tensor_count();
-  if (sig.variadic() ? tensor_inputs < want : tensor_inputs != want)
-    return fmt::format("{} takes {}{} tensor input{}, got {}", sig.name,
-                       sig.variadic() ? "at least " : "", want, want == 1 ? "" : "s",
-                       tensor_inputs);
-  if (attrs.size() != sig.attr_count())
-    return fmt::format("{} takes {} attribute{}, got {}", sig.name, sig.attr_count(),
-                       sig.attr_count() == 1 ? "" : "s", attrs.size());
+  if (sig.variadic() ? tensor_inputs < want : tensor_inputs != want) {
+    if (error)
+      *error =
+          fmt::format("{} takes {}{} tensor input{}, got {}", sig.name,
+                      sig.variadic() ? "at least " : "", want, want == 1 ? "" : "s", tensor_inputs);
+    return false;
+  }
+  if (attrs.size() != sig.attr_count()) {
+    if (error)
+      *error = fmt::format("{} takes {} attribute{}, got {}", sig.name, sig.attr_count(),
+                           sig.attr_count() == 1 ? "" : "s", attrs.size());
+    return false;
+  }
   for (std::size_t i = 0; i < attrs.size(); ++i) {
     const Param& param = sig.attr(i);
-    if (attr_kind(attrs[i]) != param.kind)
-      return fmt::format("{} attribute {} must be {}, got {} {}", sig.name, param.name,
-                         kind_name(param.kind), kind_name(attr_kind(attrs[i])),
-                         attr_string(attrs[i]));
+    if (attr_kind(attrs[i]) != param.kind) {
+      if (error)
+        *error = fmt::format("{} attribute {} must be {}, got {} {}", sig.name, param.name,
+                             kind_name(param.kind), kind_name(attr_kind(attrs[i])),
+                             attr_string(attrs[i]));
+      return false;
+    }
   }
-  return {};
+  return true;
+}
+
+// infer_types and infer_types_into: fills `outputs` (reusing its buffers) and returns true, or
+// returns false with the reason in `error` when given (building no message otherwise). The
+// scratch buffers are per thread, so that the e-graph's analysis, which infers the types of
+// every e-node a rewrite proposes, allocates little.
+bool infer(Op op, std::span<const TensorType> inputs, const Attrs& attrs, DType leaf_dtype,
+           std::vector<TensorType>& outputs, std::string* error) {
+  const OpSignature& sig = signature(op);
+  if (!check_arity(sig, inputs.size(), attrs, error)) return false;
+
+  thread_local std::vector<std::vector<std::int64_t>> attr_dims;
+  attr_dims.resize(attrs.size());
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    switch (attr_kind(attrs[i])) {
+      case ParamKind::kInt:
+        attr_dims[i].assign(1, attr_int(attrs[i]));
+        break;
+      case ParamKind::kInts:
+        attr_dims[i].assign(attr_ints(attrs[i]).begin(), attr_ints(attrs[i]).end());
+        break;
+      default:
+        attr_dims[i].clear();
+    }
+  }
+
+  ConcreteShapeContext ctx;
+  ctx.explain = error != nullptr;
+  if (op == Op::kOpaque) {
+    // No shape function: the outputs are recorded, but the id must still be in range.
+    if (!shape_detail::check_int_attr_ranges(
+            ctx, sig, std::span<const std::vector<std::int64_t>>(attr_dims))) {
+      if (error) *error = fmt::format("{}: {}", sig.name, ctx.error);
+      return false;
+    }
+    std::string decode_error;
+    if (!decode_output_types(attr_ints(attrs[1]), outputs, decode_error)) {
+      outputs.clear();
+      if (error) *error = std::move(decode_error);
+      return false;
+    }
+    return true;
+  }
+
+  thread_local std::vector<Shape> input_shapes;
+  thread_local std::vector<Shape> shapes;
+  input_shapes.resize(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    input_shapes[i].assign(inputs[i].shape.begin(), inputs[i].shape.end());
+  shapes.clear();
+  if (!infer_output_shapes(ctx, op, std::span<const Shape>(input_shapes),
+                           std::span<const std::vector<std::int64_t>>(attr_dims), shapes)) {
+    if (error) *error = fmt::format("{}: {}", sig.name, ctx.error);
+    return false;
+  }
+  for (const Shape& shape : shapes) {
+    if (!within_size_limit(shape)) {
+      if (error)
+        *error = fmt::format("{}: the output {} has more than 2^40 elements", sig.name,
+                             shape_string(shape));
+      return false;
+    }
+  }
+  const DType dtype = inputs.empty() ? leaf_dtype : inputs[0].dtype;
+  outputs.resize(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    outputs[i].shape.assign(shapes[i].begin(), shapes[i].end());
+    outputs[i].dtype = dtype;
+  }
+  return true;
 }
 
 }  // namespace
@@ -143,55 +225,13 @@ bool decode_output_types(std::span<const std::int64_t> encoded, std::vector<Tens
 InferResult infer_types(Op op, std::span<const TensorType> inputs, const Attrs& attrs,
                         DType leaf_dtype) {
   InferResult result;
-  const OpSignature& sig = signature(op);
-  result.error = check_arity(sig, inputs.size(), attrs);
-  if (!result.ok()) return result;
-
-  std::vector<std::vector<std::int64_t>> attr_dims;
-  attr_dims.reserve(attrs.size());
-  for (const auto& a : attrs) {
-    switch (attr_kind(a)) {
-      case ParamKind::kInt:
-        attr_dims.push_back({attr_int(a)});
-        break;
-      case ParamKind::kInts:
-        attr_dims.push_back(attr_ints(a));
-        break;
-      default:
-        attr_dims.emplace_back();
-    }
-  }
-
-  ConcreteShapeContext ctx;
-  if (op == Op::kOpaque) {
-    // No shape function: the outputs are recorded, but the id must still be in range.
-    if (!shape_detail::check_int_attr_ranges(ctx, sig,
-                                             std::span<const std::vector<std::int64_t>>(attr_dims)))
-      result.error = fmt::format("{}: {}", sig.name, ctx.error);
-    else if (!decode_output_types(attr_ints(attrs[1]), result.outputs, result.error))
-      result.outputs.clear();
-    return result;
-  }
-
-  std::vector<Shape> input_shapes;
-  input_shapes.reserve(inputs.size());
-  for (const auto& t : inputs) input_shapes.push_back(t.shape);
-  std::vector<Shape> shapes;
-  if (!infer_output_shapes(ctx, op, std::span<const Shape>(input_shapes),
-                           std::span<const std::vector<std::int64_t>>(attr_dims), shapes)) {
-    result.error = fmt::format("{}: {}", sig.name, ctx.error);
-    return result;
-  }
-  for (const Shape& shape : shapes) {
-    if (!within_size_limit(shape)) {
-      result.error = fmt::format("{}: the output {} has more than 2^40 elements", sig.name,
-                                 shape_string(shape));
-      return result;
-    }
-  }
-  const DType dtype = inputs.empty() ? leaf_dtype : inputs[0].dtype;
-  for (auto& shape : shapes) result.outputs.push_back({std::move(shape), dtype});
+  if (!infer(op, inputs, attrs, leaf_dtype, result.outputs, &result.error)) result.outputs.clear();
   return result;
+}
+
+bool infer_types_into(Op op, std::span<const TensorType> inputs, const Attrs& attrs,
+                      DType leaf_dtype, std::vector<TensorType>& outputs) {
+  return infer(op, inputs, attrs, leaf_dtype, outputs, nullptr);
 }
 
 }  // namespace mctsat::tensor

@@ -25,6 +25,12 @@ struct InferResult {
 // input's element type; opaque operators record theirs).
 InferResult infer_types(Op op, std::span<const TensorType> inputs, const Attrs& attrs,
                         DType leaf_dtype = DType::kFloat32);
+// The same verdict without the explanation, for callers that only need to know whether an
+// operator application is well-typed (the e-graph's analysis, which rejects ill-shaped e-nodes by
+// the thousand): no error message is built, and `outputs`' buffers are reused. False when
+// ill-typed (`outputs` then unspecified).
+bool infer_types_into(Op op, std::span<const TensorType> inputs, const Attrs& attrs,
+                      DType leaf_dtype, std::vector<TensorType>& outputs);
 
 // The output_shapes attribute of opaque operators: per output, its dtype code, rank and dims.
 std::vector<std::int64_t> encode_output_types(std::span<const TensorType> types);

@@ -216,7 +216,7 @@ bool TensorAnalysis::make(const egraph::ENodeRef& node, std::span<const Data* co
   if (!op) return make_literal_or_proj(node, children, out);
 
   // Scratch buffers reused across calls (make may run on several threads).
-  thread_local std::vector<TensorType> inputs;
+  thread_local std::vector<TensorType> inputs, outputs;
   thread_local Attrs attrs;
   if (!operands(node, children, inputs, attrs)) return false;
   const bool leaf = *op == Op::kInput || *op == Op::kWeight;
@@ -227,17 +227,16 @@ bool TensorAnalysis::make(const egraph::ENodeRef& node, std::span<const Data* co
     if (entry.op != *op || attr_ints(attrs[0]) != entry.type.shape) return false;
     leaf_dtype = entry.type.dtype;
   }
-  const InferResult inferred = infer_types(*op, inputs, attrs, leaf_dtype);
-  if (!inferred.ok()) return false;
+  if (!infer_types_into(*op, inputs, attrs, leaf_dtype, outputs)) return false;
 
   if (*op == Op::kNoop) return true;  // a value without data
-  if (*op == Op::kSplit || (*op == Op::kOpaque && inferred.outputs.size() > 1)) {
+  if (*op == Op::kSplit || (*op == Op::kOpaque && outputs.size() > 1)) {
     out.kind = ValueKind::kTuple;
-    out.outputs = static_cast<std::uint8_t>(inferred.outputs.size());
-    out.dtype = inferred.outputs[0].dtype;
+    out.outputs = static_cast<std::uint8_t>(outputs.size());
+    out.dtype = outputs[0].dtype;
     if (*op == Op::kOpaque) {
-      if (inferred.outputs.size() > 255) return false;
-      for (const TensorType& type : inferred.outputs) {
+      if (outputs.size() > 255) return false;
+      for (const TensorType& type : outputs) {
         if (type.shape.size() > kMaxRank) return false;
       }
       out.opaque_tuple = true;
@@ -253,8 +252,8 @@ bool TensorAnalysis::make(const egraph::ENodeRef& node, std::span<const Data* co
       std::copy(sizes.begin(), sizes.end(), out.sizes.begin());
     }
   } else {
-    MCTSAT_ASSERT(inferred.outputs.size() == 1);
-    if (!fill_tensor(inferred.outputs[0], out)) return false;
+    MCTSAT_ASSERT(outputs.size() == 1);
+    if (!fill_tensor(outputs[0], out)) return false;
   }
 
   if (*op == Op::kWeight) {

@@ -1,6 +1,7 @@
-// Tests of the operator shape functions through their concrete instantiation (infer_types): the
-// output shapes of every operator, the element-type rules, signature checks and error messages, and
-// the output_shapes encoding of opaque operators. Expected shapes are worked out by hand.
+// Tests of the operator shape functions through their concrete instantiation (infer_types, and its
+// quiet variant infer_types_into alongside): the output shapes of every operator, the element-type
+// rules, signature checks and error messages, and the output_shapes encoding of opaque operators.
+// Expected shapes are worked out by hand.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -31,9 +32,22 @@ TensorType typed(Shape shape, DType dtype) {
   return {std::move(shape), dtype};
 }
 
+// infer_types, checked against infer_types_into (the quiet variant the e-graph's analysis uses):
+// the same verdict and outputs, with one output buffer reused across every call of the tests.
 InferResult infer(Op op, std::vector<TensorType> inputs, Attrs attrs = {},
                   DType leaf_dtype = DType::kFloat32) {
-  return infer_types(op, inputs, attrs, leaf_dtype);
+  InferResult result = infer_types(op, inputs, attrs, leaf_dtype);
+  static std::vector<TensorType> reused;
+  const bool ok = infer_types_into(op, inputs, attrs, leaf_dtype, reused);
+  CHECK(ok == result.ok());
+  if (ok && result.ok()) {
+    REQUIRE(reused.size() == result.outputs.size());
+    for (std::size_t k = 0; k < reused.size(); ++k) {
+      CHECK(reused[k].shape == result.outputs[k].shape);
+      CHECK(reused[k].dtype == result.outputs[k].dtype);
+    }
+  }
+  return result;
 }
 
 // The single output shape of a successful inference (an empty marker shape otherwise, which no
