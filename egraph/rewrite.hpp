@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "egraph/egraph.hpp"
 #include "egraph/machine.hpp"
 #include "egraph/multi_match.hpp"
@@ -196,9 +198,13 @@ class Rewrite {
                       std::span<const Id> subst, Id root) {
     using Data = typename EGraph<Analysis>::Data;
     const auto nodes = pattern.nodes();
-    std::vector<Data> made(nodes.size());
-    std::vector<const Data*> data(nodes.size());
-    std::vector<Id> existing(nodes.size(), kNoId);
+    // On the stack for small patterns (this runs for every match); `made` holds the data of the
+    // e-nodes the pattern would add, constructed only for those, its capacity reserved so that
+    // `data`'s pointers into it stay valid.
+    boost::container::small_vector<Data, 8> made;
+    made.reserve(nodes.size());
+    boost::container::small_vector<const Data*, 16> data(nodes.size());
+    boost::container::small_vector<Id, 16> existing(nodes.size(), kNoId);
     typename EGraph<Analysis>::ChildIds child_ids;
     boost::container::small_vector<const Data*, 8> child_data;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -223,11 +229,12 @@ class Rewrite {
           continue;
         }
       }
+      Data& out = made.emplace_back();
       if (!egraph.analysis().make(
               ENodeRef{n.op, n.payload, id_span(child_ids)},
-              std::span<const Data* const>(child_data.data(), child_data.size()), made[i]))
+              std::span<const Data* const>(child_data.data(), child_data.size()), out))
         return false;
-      data[i] = &made[i];
+      data[i] = &out;
     }
     return egraph.analysis().can_merge(*data[pattern.root()], egraph.data(root));
   }
