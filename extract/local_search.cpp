@@ -142,7 +142,8 @@ class LocalSearch {
   ImproveStats run_chains(std::size_t max_rounds) {
     ImproveStats stats;
     stats.before = total_;
-    // Candidate nodes of two or more classes use the class: needed for a seed (shared_by_needed).
+    // Shareable: candidate nodes of two or more classes use the class (seeds must also pass
+    // shared_by_needed; a reseed only this).
     shareable_.assign(p_.num_classes(), 0);
     user_mark_.assign(p_.num_classes(), 0);
     for (Index eclass = 0; eclass < p_.num_classes(); ++eclass) {

@@ -45,31 +45,31 @@ struct ImproveStats {
 ImproveStats improve_choice(const Problem& problem, Choice& choice, std::size_t max_passes,
                             bool acyclic_shortcut = false);
 
-// Chain moves, for sharing that pays only when several classes switch together, each switch
-// needing the one before (on NASRNN's saturated e-graph, pairs of small matmuls merged into one,
-// each pair feeding two gates whose other inputs come from other pairs: the gates of a cell form
-// a ring that only pays when switched as a whole, and compound moves reach only the first link).
-// A chain brings a shareable class into the extraction, whatever that costs, through a needed
-// class switching to a node that uses it, directly or through a class outside the extraction
-// whose default it sets. Shareable: two or more needed classes have a node using it in one of
-// these two ways. (A heuristic choice of seeds: a chain seeded at a class only one needed class
-// can use may pay too, and does on the study's random200, where the chain moves alone end at
-// 1313 with such seeds and at 1598 without; on the ten tensor e-graphs of the study they reach
-// the same optima without them, with far fewer tries: ResNeXt-50 4 instead of 616, NASNet-A
-// 5,676 instead of 19,422.) Then it sweeps over
-// the classes it made needed, in the order they came in, until a sweep changes nothing: such a
-// class re-chooses its node, and needed classes that can use it, directly or through a class
-// outside the extraction, switch to that node, where this lowers the cost; and it may switch to
-// a node bringing in another shareable class when that pays together with that class's own
-// follow-ups (found the same way, without this last kind of step). A chain tries at most 64 moves
-// per seeded class and takes at most 256 steps. Two shortcuts skip tries that cannot pay: a
-// follow-up whose own prices rule it out (the new node against the old one and the leaves only
-// the old one uses) is not made, though it counts as tried, so the chains end as without it; and
-// a sweep that has changed nothing stops where the previous one took its last step, the classes
-// after it having been tried in the same state (this leaves more of a chain's budget to later
-// tries). The first seeding of a class whose chain lowers the total is kept; rounds over all
-// shareable classes outside the extraction repeat while one is. Cycle checks as for
-// improve_choice with `acyclic_shortcut`. `choice` must be a valid extraction.
+// Chain moves, for sharing that pays only when several classes switch together, each switch needing
+// the one before (on NASRNN's saturated e-graph, pairs of small matmuls merged into one, each pair
+// feeding two gates whose other inputs come from other pairs: the gates of a cell form a ring that
+// only pays when switched as a whole, and compound moves reach only the first link). A class is
+// shareable when candidate nodes of two or more classes use it. A chain brings a shareable class
+// into the extraction, whatever that costs, through a needed class switching to a node that uses
+// it, directly or through a class outside the extraction whose default it sets; it is seeded only
+// at shareable classes that two or more needed classes can use in one of these two ways. (A
+// heuristic choice of seeds: a chain seeded at a class only one needed class can use may pay too,
+// and does on the study's random200, where the chain moves alone end at 1313 with such seeds and at
+// 1598 without; on the ten tensor e-graphs of the study they reach the same optima without them,
+// with far fewer tries: ResNeXt-50 4 instead of 616, NASNet-A 5,676 instead of 19,422.) Then it
+// sweeps over the classes it made needed, in the order they came in, until a sweep changes nothing:
+// such a class re-chooses its node, and needed classes that can use it, directly or through a class
+// outside the extraction, switch to that node, where this lowers the cost; and it may switch to a
+// node bringing in another shareable class when that pays together with that class's own follow-ups
+// (found the same way, without this last kind of step). A chain tries at most 64 moves per seeded
+// class and takes at most 256 steps. Two shortcuts skip tries that cannot pay: a follow-up whose
+// own prices rule it out (the new node against the old one and the leaves only the old one uses) is
+// not made, though it counts as tried, so the chains end as without it; and a sweep that has
+// changed nothing stops where the previous one took its last step, the classes after it having been
+// tried in the same state (this leaves more of a chain's budget to later tries). The first seeding
+// of a class whose chain lowers the total is kept; rounds over all shareable classes outside the
+// extraction repeat while one is. Cycle checks as for improve_choice with `acyclic_shortcut`.
+// `choice` must be a valid extraction.
 ImproveStats improve_by_chains(const Problem& problem, Choice& choice, std::size_t max_rounds);
 
 }  // namespace mctsat::extract
