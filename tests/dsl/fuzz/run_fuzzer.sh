@@ -31,7 +31,7 @@ command -v "$cxx" >/dev/null || {
 sources=(
   "$src/tests/dsl/fuzz/rule_parser_fuzzer.cpp"
   "$src"/dsl/*.cpp
-  "$src"/support/error.cpp "$src"/support/files.cpp
+  "$src"/support/error.cpp "$src"/support/files.cpp "$src"/support/interrupt.cpp
   "$src"/egraph/pattern.cpp "$src"/egraph/program.cpp
   "$src"/tensor/attr.cpp "$src"/tensor/op_catalog.cpp "$src"/tensor/shape_inference.cpp
   "$src"/tensor/tensor_analysis.cpp "$src"/tensor/tensor_language.cpp "$src"/tensor/tensor_type.cpp
