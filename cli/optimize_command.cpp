@@ -92,9 +92,11 @@ void print_report(const nlohmann::json& r) {
   if (r.contains("check")) {
     const auto& c = r["check"];
     std::cout << fmt::format(
-        "  check           {} (max relative difference {:.3g}, tolerance {:.3g})\n",
-        c["passed"].get<bool>() ? "passed" : "FAILED", c["max_relative_difference"].get<double>(),
-        c["tolerance"].get<double>());
+        "  check           {}\n",
+        c["passed"].get<bool>()
+            ? fmt::format("passed (max relative difference {:.3g}, tolerance {:.3g})",
+                          c["max_relative_difference"].get<double>(), c["tolerance"].get<double>())
+            : fmt::format("FAILED ({})", check_failure(c)));
   }
   if (r.contains("measured")) {
     const auto& m = r["measured"];
@@ -156,15 +158,15 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   command
       .add_option("--threads", o.threads,
                   "Search threads (eqsat: rule matching; mcts: simulations; taso: candidates)")
-      ->check(positive_number)
+      ->check(thread_count())
       ->capture_default_str();
   command
       .add_option("--node-limit", s.mcts.node_limit,
                   "E-node limit (mcts; eqsat uses --eqsat-node-limit)")
-      ->check(positive_number)
+      ->check(node_limit)
       ->capture_default_str();
   command.add_option("--eqsat-node-limit", s.eqsat.node_limit, "E-node limit of eqsat")
-      ->check(positive_number)
+      ->check(node_limit)
       ->capture_default_str();
   command.add_option("--iterations", s.eqsat.iterations, "Iteration limit of eqsat")
       ->capture_default_str();
@@ -186,7 +188,7 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   command.add_option("--rollout-depth", s.mcts.rollout_depth, "mcts: rollout steps")
       ->capture_default_str();
   command.add_option("--gamma", s.mcts.gamma, "mcts: discount")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   command.add_option("--exploration", s.mcts.exploration, "mcts: UCT exploration constant")
       ->check(non_negative_number)
@@ -194,7 +196,7 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   command
       .add_option("--expand-probability", s.mcts.expand_probability,
                   "mcts: expansion probability below the root")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(finite_range(0.0, 1.0))
       ->capture_default_str();
   command.add_flag("!--continue-without-gain", s.mcts.stop_without_gain,
                    "mcts: keep committing actions when none improves the reward (until the node "
@@ -218,14 +220,16 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
           {"random", search::RolloutPolicy::kRandom},
           {"heavy", search::RolloutPolicy::kHeavy},
           {"lookahead", search::RolloutPolicy::kLookahead}}));
-  command.add_option("--seed", s.mcts.seed, "mcts: random seed")->capture_default_str();
+  command.add_option("--seed", s.mcts.seed, "mcts: random seed")
+      ->check(non_negative_integer)
+      ->capture_default_str();
   command
       .add_option("--batch", s.mcts.batch,
                   "mcts: simulations per parallel wave (0: --threads; results depend on the batch, "
                   "not on the thread count)")
       ->capture_default_str();
   command.add_option("--alpha", s.taso.alpha, "taso: accept candidates below alpha x best cost")
-      ->check(CLI::Range(1.0, 10.0))
+      ->check(finite_range(1.0, 10.0))
       ->capture_default_str();
   command.add_option("--budget", s.taso.budget, "taso: graphs to explore")
       ->check(positive_number)
@@ -259,6 +263,7 @@ void add_optimize_command(CLI::App& app) {
   command
       ->add_option("--tolerance", options->tolerance,
                    "--check: largest relative difference allowed")
+      ->check(non_negative_number)
       ->capture_default_str();
   CLI::Option* measure = command->add_flag(
       "--measure", options->measure,
@@ -282,7 +287,7 @@ void add_optimize_command(CLI::App& app) {
       ->add_option("--measure-threads", options->measure_options.threads,
                    "--measure: oneDNN threads (default: OpenMP's, i.e. OMP_NUM_THREADS or all "
                    "cores)")
-      ->check(positive_number)
+      ->check(thread_count())
       ->needs(measure);
   command->add_flag("--verify-rules", options->verify_rules,
                     "Verify the rules first (cached); refuse to run with one that fails");
@@ -294,6 +299,12 @@ void add_optimize_command(CLI::App& app) {
       throw Error(
           "--export-egraph: strategy taso searches concrete graphs and builds no e-graph to "
           "export (use eqsat, mcts or greedy)");
+    // Every output is checked before the search and written, as a set, only after every check.
+    std::vector<std::pair<std::string, std::string>> output_paths;
+    if (!o.output.empty()) output_paths.emplace_back("-o", o.output);
+    if (!o.report_path.empty()) output_paths.emplace_back("--report", o.report_path);
+    if (!o.export_egraph.empty()) output_paths.emplace_back("--export-egraph", o.export_egraph);
+    check_output_paths(output_paths);
     o.search.eqsat.cycle_filter = o.search.mcts.cycle_filter = !o.no_cycle_filter;
     o.search.eqsat.seconds = o.search.taso.seconds = o.search.mcts.seconds;
     o.search.eqsat.threads = o.search.mcts.threads = o.search.taso.threads = o.threads;
@@ -337,19 +348,24 @@ void add_optimize_command(CLI::App& app) {
     if (o.check)
       report["check"] = check_equivalence(graph, result.graph, o.tolerance, o.check_seed);
     if (measurement) report["measured"] = measurement->measure(result.graph);
-    if (!o.output.empty()) frontend::save_model(result.graph, o.output);
-    if (exported) egraph::save_serialized(o.export_egraph, *exported);
-    if (!o.report_path.empty()) write_file_atomically(o.report_path, report.dump(2) + "\n");
+    const bool check_failed = o.check && !report["check"]["passed"].get<bool>();
+    if (!check_failed) {
+      std::vector<OutputFile> outputs;
+      if (!o.output.empty())
+        outputs.push_back({o.output, frontend::model_text(result.graph, o.output)});
+      if (!o.report_path.empty()) outputs.push_back({o.report_path, report.dump(2) + "\n"});
+      if (exported) outputs.push_back({o.export_egraph, egraph::to_json(*exported)});
+      write_files_atomically(outputs);
+    }
     if (o.json) {
       std::cout << report.dump(2) << '\n';
     } else if (!o.quiet) {
       print_report(report);
     }
-    if (o.check && !report["check"]["passed"].get<bool>())
-      throw Error(
-          fmt::format("the optimized graph's outputs differ from the original's (max relative "
-                      "difference {:.3g})",
-                      report["check"]["max_relative_difference"].get<double>()));
+    if (check_failed)
+      throw Error(fmt::format("the optimized graph's outputs differ from the original's ({}){}",
+                              check_failure(report["check"]),
+                              output_paths.empty() ? "" : "; nothing written"));
   });
 }
 
