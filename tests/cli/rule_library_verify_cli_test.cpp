@@ -7,8 +7,8 @@
 #include "tests/cli/cli_runner.hpp"
 
 TEST_CASE("verify passes all 139 rules of rules/taso") {
-  const CliResult r = run_mctsat("verify " + std::string(MCTSAT_SOURCE_DIR) +
-                                 "/rules/taso --no-cache --json");
+  const CliResult r =
+      run_mctsat("verify " + std::string(MCTSAT_SOURCE_DIR) + "/rules/taso --no-cache --json");
   CAPTURE(r.output.substr(0, 4000));
   REQUIRE(r.status == 0);
   const auto summary = nlohmann::json::parse(r.output)["summary"];

@@ -18,8 +18,8 @@ TEST_CASE("no source, build or test file names a path outside the repository") {
                                               std::string("../sha") + "red/",
                                               std::string("shared/refer") + "ence"};
   const fs::path root(MCTSAT_SOURCE_DIR);
-  const std::vector<std::string> extensions = {".cpp", ".hpp", ".txt", ".cmake", ".sh",
-                                               ".json", ".rules", ".py", ".md"};
+  const std::vector<std::string> extensions = {".cpp",  ".hpp",   ".txt", ".cmake", ".sh",
+                                               ".json", ".rules", ".py",  ".md"};
   std::size_t scanned = 0;
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
        ++it) {
