@@ -2,10 +2,12 @@
 #include "support/isolated_call.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <mutex>
 #include <optional>
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,9 +55,13 @@ IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work) {
   {
     // No interrupt between the fork and the registration: the child must not outlive us.
     const DeferInterrupts registering;
+    const pid_t parent = ::getpid();
     pid = ::fork();
     if (pid == 0) {
       reset_interrupts_after_fork();
+      // Nor when we are killed outright (SIGKILL, e.g. a bench run stopped by its harness).
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(1);
       ::close(fds[0]);
       answer_and_exit(fds[1], work);
     }

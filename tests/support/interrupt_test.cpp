@@ -1,6 +1,7 @@
 // SIGINT/SIGTERM handling: the registered child processes are killed (a CBC solver must not
 // outlive mctsat), the registered temporary files removed, and the process exits with 128 + the
-// signal; a deferred interrupt waits for the end of its scope. Each case runs in a forked process.
+// signal; a deferred interrupt waits for the end of its scope; an isolated child dies with a caller
+// killed outright. Each case runs in a forked process.
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -80,4 +81,30 @@ TEST_CASE("an interrupt during a deferred step acts at its end, with 130 for SIG
   CHECK(exit_status_of(pid) == 130);
   CHECK(fs::exists(marker));
   fs::remove(marker);
+}
+
+TEST_CASE("the isolated child dies with a caller killed outright (SIGKILL)") {
+  REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    run_isolated([&] {
+      const pid_t self = ::getpid();
+      const ssize_t ignored = ::write(fds[1], &self, sizeof self);
+      (void)ignored;
+      for (;;) ::pause();
+      return std::vector<double>{};
+    });
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  pid_t solver = 0;
+  REQUIRE(::read(fds[0], &solver, sizeof solver) == static_cast<ssize_t>(sizeof solver));
+  ::close(fds[0]);
+  ::kill(pid, SIGKILL);  // no handler runs: the kernel must end the child
+  CHECK(exit_status_of(pid) == -SIGKILL);
+  CHECK(exit_status_of(solver) == -SIGKILL);
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
