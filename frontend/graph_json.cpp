@@ -32,10 +32,12 @@ class Reader {
   Graph read() {
     const json root = parse_json_text(text_, file_);
     if (!root.is_object()) fail_at_file("a graph file must hold a JSON object");
-    if (root.value("format", "") != kFormat)
-      fail_at_file(fmt::format("\"format\" must be \"{}\"", kFormat));
-    if (root.value("version", 0) != kVersion)
-      fail_at_file(fmt::format("\"version\" must be {}", kVersion));
+    const auto format = root.find("format");
+    if (format == root.end() || !format->is_string() || *format != kFormat)
+      fail_at_file(fmt::format("\"format\" must be the string \"{}\"", kFormat));
+    const auto version = root.find("version");
+    if (version == root.end() || !version->is_number_integer() || *version != kVersion)
+      fail_at_file(fmt::format("\"version\" must be the number {}", kVersion));
     const auto nodes = root.find("nodes");
     if (nodes == root.end() || !nodes->is_array() || nodes->empty())
       fail_at_file("\"nodes\" must be a non-empty array");
@@ -270,7 +272,7 @@ json node_json(const Graph& graph, const Node& node, bool with_values) {
 }  // namespace
 
 Graph graph_from_json(std::string_view text, const std::string& file) {
-  return Reader(text, file).read();
+  return read_json_fields(file, [&]() -> Graph { return Reader(text, file).read(); });
 }
 
 std::string graph_to_json(const Graph& graph, bool with_values) {

@@ -147,7 +147,7 @@ TEST_CASE("malformed graphs are rejected with what is wrong") {
       {"name": "w", "op": "weight", "attrs": {"shape": [2]}, "values": [1, 2, 3]}], "outputs": ["w"]})")
             .message() == "\"values\" has 3 numbers, shape 2 needs 2");
   CHECK(load_error(R"({"format": "other", "version": 1})").message() ==
-        "\"format\" must be \"mctsat-graph\"");
+        "\"format\" must be the string \"mctsat-graph\"");
   CHECK(load_error(R"([1, 2])").message() == "a graph file must hold a JSON object");
   CHECK(load_error(R"({"format": "mctsat-graph", "version": 1, "nodes": [
       {"name": "x", "op": "input", "attrs": {"shape": [2]}}], "outputs": []})")

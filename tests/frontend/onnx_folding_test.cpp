@@ -183,9 +183,16 @@ TEST_CASE("folding does not materialize a huge constant a small one describes") 
   add_value_info(g.add_output(), "y", {100000, 100000});
   const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(model), "big.onnx");
   CHECK(count_op(graph, Op::kOpaque) == 1);
-  CHECK_THROWS_WITH_AS(
-      tensor::interpret(graph, {{"x", iota_tensor({1})}}, frontend::with_onnx_opaque_evaluator({})),
-      doctest::Contains("is too large"), Error);
+  // The memory budget refuses the 10^10-element tensor first (the machine's memory is smaller);
+  // on a larger machine the opaque evaluator refuses to materialize it.
+  try {
+    tensor::interpret(graph, {{"x", iota_tensor({1})}}, frontend::with_onnx_opaque_evaluator({}));
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    const std::string message = e.message();
+    CHECK((message.find("this process may use") != std::string::npos ||
+           message.find("is too large") != std::string::npos));
+  }
 }
 
 TEST_CASE("the oneDNN executor runs opaque operators on the host with the ONNX evaluator") {
