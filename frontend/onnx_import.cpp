@@ -8,8 +8,10 @@
 #include <onnx/shape_inference/implementation.h>
 #include <onnx/version_converter/convert.h>
 
+#include "frontend/canonical_forms.hpp"
 #include "frontend/onnx_constant_folding.hpp"
 #include "frontend/onnx_importer.hpp"
+#include "frontend/onnx_markers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "frontend/weight_folding.hpp"
@@ -49,6 +51,11 @@ tensor::Graph OnnxImporter::run() {
     initializers_[init.name()] = &init;
     names_.insert(init.name());
   }
+  for (const auto& node : model_.graph().node()) {
+    for (const auto& out : node.output()) producers_[out] = &node;
+    for (const auto& in : node.input()) ++readers_[in];
+  }
+  for (const auto& out : model_.graph().output()) ++readers_[out.name()];
   add_inputs();
   for (const auto& node : model_.graph().node()) import_node(node);
   current_ = nullptr;
@@ -59,7 +66,7 @@ tensor::Graph OnnxImporter::run() {
   }
   try {
     graph_.infer_and_validate();
-    return fold_weights(graph_);
+    return to_canonical_forms(fold_weights(graph_), fused_activations_);
   } catch (const Error& error) {
     throw error.located(SourceLocation::at(file_));
   }
@@ -128,7 +135,7 @@ void OnnxImporter::add_inputs() {
     names_.insert(info.name());
     tensor::Node node;
     node.name = info.name();
-    node.op = Op::kInput;
+    node.op = info.doc_string() == onnx_markers::kWeightWithoutValues ? Op::kWeight : Op::kInput;
     node.attrs = {type->shape};
     node.leaf_dtype = type->dtype;
     bind(info.name(), {add_node(std::move(node)), 0});
@@ -201,6 +208,16 @@ std::shared_ptr<const tensor::Tensor> OnnxImporter::constant(const std::string& 
   }
 }
 
+const onnx::NodeProto* OnnxImporter::producer(const std::string& onnx_name) const {
+  const auto found = producers_.find(onnx_name);
+  return found == producers_.end() ? nullptr : found->second;
+}
+
+int OnnxImporter::readers(const std::string& onnx_name) const {
+  const auto found = readers_.find(onnx_name);
+  return found == readers_.end() ? 0 : found->second;
+}
+
 std::optional<tensor::TensorType> OnnxImporter::onnx_type(const std::string& onnx_name) const {
   auto found = onnx_types_.find(onnx_name);
   if (found == onnx_types_.end()) return std::nullopt;
@@ -255,6 +272,7 @@ void OnnxImporter::import_node(const onnx::NodeProto& node) {
     add_opaque(node);
   } else {
     check_outputs(node);
+    if (node.doc_string() == onnx_markers::kFusedActivation) fused_activations_.insert(node_name_);
   }
   names_.insert(node_name_);
 }
@@ -266,10 +284,12 @@ void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
     if (out.empty()) continue;
     auto type = onnx_type(out);
     if (!type)
-      fail(
-          fmt::format("mctsat keeps {} as an opaque operator and needs the type of its output "
-                      "'{}', which ONNX shape inference could not determine statically",
-                      node.op_type(), out));
+      fail(fmt::format(
+          "mctsat keeps {} as an opaque operator and needs the type of its output '{}', which "
+          "ONNX shape inference could not determine statically (mctsat folds what constants and "
+          "fixed input shapes determine: check that --input-shape fixes every graph input; a "
+          "shape computed from a graph input's values, such as an If on one, cannot be imported)",
+          node.op_type(), out));
     types.push_back(*type);
     outputs.push_back(out);
   }

@@ -8,8 +8,12 @@
 // keeps its ONNX node and output types, so any model with static shapes loads and is written back
 // unchanged where mctsat cannot rewrite it. Initializers and Constant nodes become weights with
 // values; subgraphs computable from them alone (a transposed Gemm operand, a scaled bias) are
-// folded. Graph inputs keep their names; graph outputs keep theirs; a node is named after its ONNX
-// name, or its first output when it has none.
+// folded. The result is brought to canonical forms (canonical_forms.hpp: batch normalization
+// folded into convolutions, the activations mctsat's exporter wrote for fused ones fused again),
+// and window operators get SAME padding wherever it
+// reads the same cells as the padding written. Graph inputs keep their names (an input the
+// exporter marked as a weight without values becomes that weight again); graph outputs keep
+// theirs; a node is named after its ONNX name, or its first output when it has none.
 #pragma once
 
 #include <cstdint>
