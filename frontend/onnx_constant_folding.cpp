@@ -55,6 +55,17 @@ std::optional<onnx::TensorProto> constant_value(const onnx::NodeProto& node) {
   return proto;
 }
 
+// The names the nodes of `graph` and of its subgraphs (If branches, Loop bodies) read.
+void add_inputs_read(const onnx::GraphProto& graph, std::set<std::string>& read) {
+  for (const auto& node : graph.node()) {
+    for (const auto& in : node.input()) read.insert(in);
+    for (const auto& attr : node.attribute()) {
+      if (attr.has_g()) add_inputs_read(attr.g(), read);
+      for (const auto& g : attr.graphs()) add_inputs_read(g, read);
+    }
+  }
+}
+
 class Folder {
  public:
   explicit Folder(onnx::ModelProto& model)
@@ -93,10 +104,9 @@ class Folder {
     for (int n = 0; n < graph.node_size(); ++n)
       if (!removed[static_cast<std::size_t>(n)]) *kept.Add() = std::move(*graph.mutable_node(n));
     graph.mutable_node()->Swap(&kept);
-    // Initializers for the folded tensors something still reads.
+    // Initializers for the folded tensors something still reads (subgraphs included).
     std::set<std::string> read;
-    for (const auto& node : graph.node())
-      for (const auto& in : node.input()) read.insert(in);
+    add_inputs_read(graph, read);
     for (const auto& out : graph.output()) read.insert(out.name());
     for (auto& proto : produced)
       if (read.count(proto.name())) *graph.add_initializer() = std::move(proto);
@@ -219,11 +229,8 @@ int inline_constant_ifs(onnx::GraphProto& graph) {
     bool clash = branch == nullptr || branch->output_size() != node.output_size();
     if (!clash) {
       for (const auto& init : branch->initializer()) clash = clash || names.count(init.name());
-      for (const auto& inner : branch->node()) {
+      for (const auto& inner : branch->node())
         for (const auto& out : inner.output()) clash = clash || names.count(out);
-        for (const auto& attr : inner.attribute())
-          clash = clash || attr.has_g() || attr.graphs_size() > 0;  // nested subgraphs stay
-      }
     }
     if (clash) {
       *nodes.Add() = std::move(node);

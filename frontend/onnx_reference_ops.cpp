@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "frontend/onnx_attributes.hpp"
+#include "frontend/onnx_reference_layers.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "support/error.hpp"
 #include "tensor/reference_kernels.hpp"
@@ -915,6 +916,10 @@ const std::map<std::string, Evaluator>& table() {
       {"ReduceMin", reduce_op(Reduce::kMin)},
       {"Resize", with_opset(resize)},
       {"ConvTranspose", plain(conv_transpose)},
+      {"Conv", [](const NodeProto& n, std::int64_t,
+                  Inputs in) { return reference_conv(n, in, max_elements); }},
+      {"LSTM", [](const NodeProto& n, std::int64_t,
+                  Inputs in) { return reference_lstm(n, in, max_elements); }},
   };
   return ops;
 }

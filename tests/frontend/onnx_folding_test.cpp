@@ -333,3 +333,50 @@ TEST_CASE("an If whose condition folds to a constant becomes the branch it takes
   CHECK(count_op(graph, Op::kRelu) == 1);
   CHECK(count_op(graph, Op::kSigmoid) == 0);
 }
+
+TEST_CASE("the reference Conv (any rank) and LSTM follow the ONNX specification") {
+  auto value = [](tensor::Shape shape, std::vector<double> data) {
+    return frontend::OnnxValue{tensor::Tensor(std::move(shape), std::move(data)),
+                               tensor::DType::kFloat64};
+  };
+  // 1-D: x = [1 2 3 4 5], w = [1 0 -1], pads 1, stride 2, dilation 1, bias 10:
+  // windows over [0 1 2 3 4 5 0] at 0, 2, 4: 0-2, 2-4, 4-0 -> 8, 8, 14.
+  onnx::NodeProto conv;
+  conv.set_op_type("Conv");
+  for (const char* in : {"x", "w", "b"}) conv.add_input(in);
+  conv.add_output("y");
+  set_ints(&conv, "pads", {1, 1});
+  set_ints(&conv, "strides", {2});
+  using Values = std::vector<std::optional<frontend::OnnxValue>>;
+  const auto y = frontend::evaluate_onnx_node(
+      conv, 13,
+      Values{value({1, 1, 5}, {1, 2, 3, 4, 5}), value({1, 1, 3}, {1, 0, -1}), value({1}, {10})});
+  CHECK(y[0]->value == tensor::Tensor({1, 1, 3}, {8, 8, 14}));
+  // Dilation 2, no pads: taps at 0, 2, 4 -> 1 - 5 = -4 (no bias).
+  conv.clear_attribute();
+  set_ints(&conv, "dilations", {2});
+  conv.mutable_input()->RemoveLast();
+  const auto dilated = frontend::evaluate_onnx_node(
+      conv, 13, Values{value({1, 1, 5}, {1, 2, 3, 4, 5}), value({1, 1, 3}, {1, 0, -1})});
+  CHECK(dilated[0]->value == tensor::Tensor({1, 1, 1}, {-4}));
+
+  // LSTM, hidden 1, input 1, one step, W = R = 0 but the bias: gates i=o=f=sigmoid(0)=0.5 with
+  // Wb_c = 1: c = 0.5 * c0 + 0.5 * tanh(1), h = 0.5 * tanh(c).
+  onnx::NodeProto lstm;
+  lstm.set_op_type("LSTM");
+  for (const char* in : {"x", "w", "r", "b", "", "h0", "c0"}) lstm.add_input(in);
+  for (const char* out : {"y", "y_h", "y_c"}) lstm.add_output(out);
+  set_int(&lstm, "hidden_size", 1);
+  std::vector<std::optional<frontend::OnnxValue>> in = {value({1, 1, 1}, {3}),
+                                                        value({1, 4, 1}, {0, 0, 0, 0}),
+                                                        value({1, 4, 1}, {0, 0, 0, 0}),
+                                                        value({1, 8}, {0, 0, 0, 1, 0, 0, 0, 0}),
+                                                        std::nullopt,
+                                                        value({1, 1, 1}, {0}),
+                                                        value({1, 1, 1}, {2})};
+  const auto out = frontend::evaluate_onnx_node(lstm, 13, in);
+  const double c = 0.5 * 2 + 0.5 * std::tanh(1.0);
+  CHECK(out[2]->value.data[0] == doctest::Approx(c));
+  CHECK(out[1]->value.data[0] == doctest::Approx(0.5 * std::tanh(c)));
+  CHECK(out[0]->value.shape == tensor::Shape{1, 1, 1, 1});
+}
