@@ -26,3 +26,15 @@ TEST_CASE("squeezenet and resnet50 optimize alike from the zoo and from ONNX") {
     CHECK(direct["speedup_percent"].get<double>() > 0);  // rules applied
   }
 }
+
+TEST_CASE("an optimized model written to ONNX reads back at the cost it was written with") {
+  // Fused activations are written as Conv + Relu; the importer fuses the ones it marked again.
+  const Scratch scratch("mctsat-zoo-onnx-show");
+  const std::string out = scratch.file("squeezenet-optimized.onnx");
+  const nlohmann::json optimized =
+      run_json("optimize squeezenet --strategy eqsat --json -o " + out);
+  const nlohmann::json shown = run_json("show " + out + " --json");
+  CHECK(shown["cost"]["total_ms"].get<double>() ==
+        doctest::Approx(optimized["optimized_cost_ms"].get<double>()).epsilon(1e-12));
+  CHECK(optimized["optimized_cost_ms"].get<double>() < optimized["original_cost_ms"].get<double>());
+}
