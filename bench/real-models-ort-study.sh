@@ -18,12 +18,12 @@ mkdir -p "$out"
 printf 'model\tmctsat speedup %%\tORT original ms\tORT optimized ms\toptimized/original q1 median q3\toutputs agree\n'
 # Empty cells become '-' (read would merge adjacent tabs).
 grep -v '^#' "$here/tests/data/real-models.tsv" | sed -e 's/\t\t/\t-\t/g' |
-  while IFS="$(printf '\t')" read -r id package file _license _exporter _kind shapes inputs; do
-  [ "$shapes" = "-" ] && shapes=""
+  while IFS="$(printf '\t')" read -r id package file _license _exporter _kind options inputs; do
+  [ "$options" = "-" ] && options=""
   dir=$(echo "${package%@*}" | tr '/' '+')
   model="$models/$dir/package/$file"
-  set --
-  for s in $(echo "$shapes" | tr ';' ' '); do set -- "$@" --input-shape "$s"; done
+  # shellcheck disable=SC2086 # the options are words
+  set -- $options
   "$mctsat" optimize "$model" --strategy "$strategy" --json -o "$out/$id.onnx" "$@" >"$out/$id.optimize.json"
   set --
   for i in $(echo "$inputs" | tr ';' ' '); do set -- "$@" --input "$i"; done

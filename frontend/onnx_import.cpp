@@ -3,6 +3,8 @@
 #include "frontend/onnx_import.hpp"
 #include "frontend/onnx_attributes.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
@@ -338,9 +340,9 @@ void OnnxImporter::check_outputs(const onnx::NodeProto& node) const {
   }
 }
 
-tensor::Graph graph_from_onnx(
-    std::string_view bytes, const std::string& file,
-    const std::map<std::string, std::vector<std::int64_t>>& input_shapes) {
+tensor::Graph graph_from_onnx(std::string_view bytes, const std::string& file,
+                              const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
+                              const std::map<std::string, std::vector<double>>& input_values) {
   onnx::ModelProto model;
   if (bytes.empty() || !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     throw Error("not a valid ONNX model (the protobuf does not parse: truncated or corrupt?)",
@@ -360,6 +362,32 @@ tensor::Graph graph_from_onnx(
                   SourceLocation::at(file));
     shape->clear_dim();
     for (auto d : dims) shape->add_dim()->set_dim_value(d);
+  }
+  for (const auto& [name, values] : input_values) {
+    auto& inputs = *model.mutable_graph()->mutable_input();
+    auto input = std::find_if(inputs.begin(), inputs.end(), [&](const onnx::ValueInfoProto& info) {
+      return info.name() == name;
+    });
+    if (input == inputs.end() || !input->type().has_tensor_type())
+      throw Error(fmt::format("--input-value: the model has no tensor input '{}'", name),
+                  SourceLocation::at(file));
+    std::string dynamic;
+    const auto type = onnx_io::type_from_proto(input->type(), &dynamic);
+    if (!type)
+      throw Error(fmt::format("--input-value: input '{}' needs a fixed shape first: {} (give it "
+                              "one with --input-shape {}=d1,d2,...)",
+                              name, dynamic, name),
+                  SourceLocation::at(file));
+    if (tensor::numel(type->shape) != static_cast<std::int64_t>(values.size()))
+      throw Error(
+          fmt::format("--input-value: input '{}' of shape {} takes {} values, not {}", name,
+                      tensor::shape_string(type->shape), tensor::numel(type->shape), values.size()),
+          SourceLocation::at(file));
+    onnx::TensorProto* constant = model.mutable_graph()->add_initializer();
+    constant->set_name(name);
+    for (auto d : type->shape) constant->add_dims(d);
+    onnx_io::tensor_to_proto(tensor::Tensor(type->shape, values), type->dtype, *constant);
+    inputs.erase(input);
   }
   return OnnxImporter(std::move(model), file).run();
 }

@@ -29,7 +29,8 @@ const fs::path kData = fs::path(MCTSAT_SOURCE_DIR) / "tests" / "data";
 
 struct RealModel {
   std::string id, package, file, license, exporter, kind;
-  std::vector<std::string> input_shapes, ort_inputs;
+  std::string options;  // mctsat's model options: --input-shape, --input-value
+  std::vector<std::string> ort_inputs;
   fs::path path() const {
     std::string dir = package.substr(0, package.rfind('@'));
     for (char& c : dir)
@@ -55,8 +56,8 @@ std::vector<RealModel> corpus() {
     std::stringstream stream(line);
     for (std::string cell; std::getline(stream, cell, '\t');) cells.push_back(cell);
     REQUIRE_MESSAGE(cells.size() == 8, line);
-    models.push_back({cells[0], cells[1], cells[2], cells[3], cells[4], cells[5],
-                      split(cells[6], ';'), split(cells[7], ';')});
+    models.push_back({cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6],
+                      split(cells[7], ';')});
   }
   return models;
 }
@@ -107,7 +108,7 @@ TEST_CASE("the corpus and ONNX Runtime are present (or the test skips, saying wh
   skip_if_unavailable(kModelsDir, "the real-model corpus");
   skip_if_unavailable(kOrtDir, "ONNX Runtime");
   const auto models = corpus();
-  CHECK(models.size() >= 8);
+  CHECK(models.size() >= 10);
   for (const RealModel& model : models) {
     CAPTURE(model.id);
     CHECK_MESSAGE(fs::exists(model.path()), model.path().string());
@@ -118,28 +119,28 @@ TEST_CASE("every corpus model imports, round-trips and optimizes; ONNX Runtime a
   const Scratch scratch("mctsat-real-models");
   for (const RealModel& model : corpus()) {
     CAPTURE(model.id);
-    std::string shapes;
-    for (const auto& shape : model.input_shapes) shapes += " --input-shape " + shape;
-    // The shape options last: --input-shape takes every value that follows it.
+    const std::string options = model.options.empty() ? "" : " " + model.options;
+    // The model options last: --input-shape and --input-value take every value after them.
     const std::string in = shell_arg(model.path());
-    const std::string original = operator_line(in + shapes);
+    const std::string original = operator_line(in + options);
 
     // Export, import back: the same operators.
     const std::string exported = scratch.file(model.id + ".onnx");
-    const CliResult converted = run_mctsat("convert " + in + " " + shell_arg(exported) + shapes);
+    const CliResult converted = run_mctsat("convert " + in + " " + shell_arg(exported) + options);
     REQUIRE_MESSAGE(converted.status == 0, converted.output);
     CHECK(operator_line(shell_arg(exported)) == original);
 
     // Graph JSON round trip, checked numerically.
     const std::string json = scratch.file(model.id + ".json");
-    require_check_passed(run_mctsat("convert " + in + " " + shell_arg(json) + " --check" + shapes));
+    require_check_passed(
+        run_mctsat("convert " + in + " " + shell_arg(json) + " --check" + options));
     CHECK(operator_line(shell_arg(json)) == original);
 
     // Optimize (greedy keeps the test short; the strategies are tested elsewhere) with the
     // numeric check, then run the original and the optimized model in ONNX Runtime.
     const std::string optimized = scratch.file(model.id + "-optimized.onnx");
     require_check_passed(run_mctsat("optimize " + in + " --strategy greedy --check -o " +
-                                    shell_arg(optimized) + shapes));
+                                    shell_arg(optimized) + options));
     std::string ort = "node " + shell_arg(kData / "ort-compare.cjs") + " --ort " +
                       shell_arg(kOrtDir) + " --rounds 3 " + shell_arg(model.path()) + " " +
                       shell_arg(optimized);

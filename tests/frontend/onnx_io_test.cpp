@@ -281,3 +281,25 @@ TEST_CASE("load_model and save_model read and write .onnx files") {
   seeded.random_weight_seed = 2;
   CHECK(tensor::interpret(again, inputs, seeded) == tensor::interpret(demo, inputs, seeded));
 }
+
+TEST_CASE("--input-value makes a graph input a constant that folds like any other") {
+  // y = x * k with k an input: as a constant, k becomes a weight with its values.
+  onnx::ModelProto model = model_shell();
+  onnx::GraphProto& g = *model.mutable_graph();
+  add_value_info(g.add_input(), "x", {2});
+  add_value_info(g.add_input(), "k", {2});
+  add_node(g, "Mul", {"x", "k"}, {"y"});
+  add_value_info(g.add_output(), "y", {2});
+  const tensor::Graph graph =
+      frontend::graph_from_onnx(bytes_of(model), "k.onnx", {}, {{"k", {3, -1}}});
+  const auto k = graph.find("k");
+  REQUIRE(k);
+  CHECK(graph.node(*k).op == Op::kWeight);
+  REQUIRE(graph.node(*k).value);
+  CHECK(graph.node(*k).value->data == std::vector<double>{3, -1});
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx(bytes_of(model), "k.onnx", {}, {{"q", {1}}}),
+                       doctest::Contains("--input-value: the model has no tensor input 'q'"),
+                       Error);
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx(bytes_of(model), "k.onnx", {}, {{"k", {1}}}),
+                       doctest::Contains("input 'k' of shape 2 takes 2 values, not 1"), Error);
+}
