@@ -35,6 +35,9 @@ tensor::Graph load_model(const std::string& name_or_path, const LoadOptions& opt
   if (!options.input_shapes.empty() && extension_of(name_or_path) != ".onnx")
     throw Error(
         fmt::format("--input-shape applies to ONNX models only, not to '{}'", name_or_path));
+  if (!options.input_values.empty() && extension_of(name_or_path) != ".onnx")
+    throw Error(
+        fmt::format("--input-value applies to ONNX models only, not to '{}'", name_or_path));
   if (auto graph = build_zoo_model(name_or_path)) return std::move(*graph);
   std::error_code ec;
   if (!std::filesystem::exists(name_or_path, ec))
@@ -48,7 +51,7 @@ tensor::Graph parse_model(std::string_view text, const std::string& path,
   const std::string extension = extension_of(path);
   if (extension == ".json") return graph_from_json(text, path);
   if (extension == ".model") return graph_from_taso_model(text, path);
-  if (extension == ".onnx") return graph_from_onnx(text, path, options.input_shapes);
+  if (extension == ".onnx") return graph_from_onnx(text, path, options.input_shapes, options.input_values);
   throw Error(
       fmt::format("unsupported model format '{}' (supported: .json, .model, .onnx)", extension),
       SourceLocation::at(path));

@@ -15,6 +15,8 @@ namespace mctsat::frontend {
 struct LoadOptions {
   // ONNX only: fixed shapes for graph inputs by name (dynamic dimensions need one).
   std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  // ONNX only: graph inputs that become constants, by name (e.g. a sample rate an If tests).
+  std::map<std::string, std::vector<double>> input_values;
 };
 
 // A zoo model name or a path; unknown names and unsupported extensions are clear errors.
