@@ -15,6 +15,7 @@
 #include "cli/model_options.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/rule_library_location.hpp"
 #include "dsl/rule_library.hpp"
 #include "egraph/serialize.hpp"
 #include "extract/tensor_export.hpp"
@@ -32,7 +33,7 @@ namespace {
 
 struct OptimizeCliOptions {
   std::string model;
-  std::vector<std::string> rule_paths{MCTSAT_DEFAULT_RULES};
+  std::vector<std::string> rule_paths{default_rule_path()};
   dsl::RuleSelection selection;
   search::OptimizeOptions search;
   CostOptions cost;
@@ -127,6 +128,22 @@ void print_report(const nlohmann::json& r) {
   }
 }
 
+// An option naming one of an enum's values: its help lists the names and the default's name
+// (CLI11 would show the enum's integer codes and no default).
+template <class Enum>
+void add_enum_option(CLI::App& command, const std::string& flag, Enum& value,
+                     const std::map<std::string, Enum>& names, const std::string& help) {
+  std::string listed, current;
+  for (const auto& [name, code] : names) {
+    listed += (listed.empty() ? "" : ",") + name;
+    if (code == value) current = name;
+  }
+  command.add_option(flag, value, help)
+      ->transform(CLI::CheckedTransformer(names).description("{" + listed + "}"))
+      ->type_name("NAME")
+      ->default_str(current);
+}
+
 void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   search::OptimizeOptions& s = o.search;
   command.add_option("--strategy", s.strategy, "Search strategy")
@@ -199,25 +216,21 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
   command.add_flag("!--continue-without-gain", s.mcts.stop_without_gain,
                    "mcts: keep committing actions when none improves the reward (until the node "
                    "limit, saturation or --max-steps), as the paper's planning loop does");
-  command
-      .add_option("--tie-break", s.mcts.tie_break,
+  add_enum_option(command, "--tie-break", s.mcts.tie_break,
+                  {{"visits", search::TieBreak::kVisits},
+                   {"random", search::TieBreak::kRandom},
+                   {"fair", search::TieBreak::kFair}},
                   "mcts: which of the root actions with the best mean value a step commits "
                   "(visits: most visited; random: seeded; fair: least committed, then fewest "
-                  "e-nodes)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, search::TieBreak>{
-          {"visits", search::TieBreak::kVisits},
-          {"random", search::TieBreak::kRandom},
-          {"fair", search::TieBreak::kFair}}));
+                  "e-nodes)");
   command.add_option("--max-steps", s.mcts.max_steps, "mcts: planning steps")
       ->check(positive_number)
       ->capture_default_str();
-  command
-      .add_option("--policy", o.search.mcts.policy,
-                  "mcts: rollout policy (random, heavy, lookahead)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, search::RolloutPolicy>{
-          {"random", search::RolloutPolicy::kRandom},
-          {"heavy", search::RolloutPolicy::kHeavy},
-          {"lookahead", search::RolloutPolicy::kLookahead}}));
+  add_enum_option(command, "--policy", s.mcts.policy,
+                  {{"random", search::RolloutPolicy::kRandom},
+                   {"heavy", search::RolloutPolicy::kHeavy},
+                   {"lookahead", search::RolloutPolicy::kLookahead}},
+                  "mcts: rollout policy");
   command.add_option("--seed", s.mcts.seed, "mcts: random seed")->capture_default_str();
   command
       .add_option("--batch", s.mcts.batch,
@@ -337,13 +350,24 @@ void add_optimize_command(CLI::App& app) {
     if (o.check)
       report["check"] = check_equivalence(graph, result.graph, o.tolerance, o.check_seed);
     if (measurement) report["measured"] = measurement->measure(result.graph);
-    if (!o.output.empty()) frontend::save_model(result.graph, o.output);
-    if (exported) egraph::save_serialized(o.export_egraph, *exported);
-    if (!o.report_path.empty()) write_file_atomically(o.report_path, report.dump(2) + "\n");
+    std::vector<std::string> written;  // named after the report
+    if (!o.output.empty()) {
+      frontend::save_model(result.graph, o.output);
+      written.push_back(o.output);
+    }
+    if (exported) {
+      egraph::save_serialized(o.export_egraph, *exported);
+      written.push_back(o.export_egraph);
+    }
+    if (!o.report_path.empty()) {
+      write_file_atomically(o.report_path, report.dump(2) + "\n");
+      written.push_back(o.report_path);
+    }
     if (o.json) {
       std::cout << report.dump(2) << '\n';
     } else if (!o.quiet) {
       print_report(report);
+      for (const auto& file : written) std::cout << "  wrote           " << file << '\n';
     }
     if (o.check && !report["check"]["passed"].get<bool>())
       throw Error(

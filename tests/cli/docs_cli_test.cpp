@@ -1,0 +1,116 @@
+// The documentation stays true: README.md stays short, docs/dsl.md's operator table is what
+// `mctsat ops --markdown` prints, docs/cli.md names every command and flag of `--help`, and every
+// command README.md and docs/ mark runnable runs (tests/cli/doc_commands.hpp).
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <doctest/doctest.h>
+
+#include "tests/cli/cli_runner.hpp"
+#include "tests/cli/doc_commands.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path source(const std::string& relative) {
+  return fs::path(MCTSAT_SOURCE_DIR) / relative;
+}
+
+// The text between `<!-- BEGIN -->`-style markers `begin` and `end` (exclusive), or "" if absent.
+std::string between(const std::string& text, const std::string& begin, const std::string& end) {
+  const auto start = text.find(begin);
+  if (start == std::string::npos) return "";
+  const auto from = text.find('\n', start) + 1;
+  const auto to = text.find(end, from);
+  return to == std::string::npos ? "" : text.substr(from, to - from);
+}
+
+// The subcommand names `help` lists under "Subcommands:" (aliases such as "zoo, models" give
+// their first name).
+std::vector<std::string> subcommands(const std::string& help) {
+  std::vector<std::string> names;
+  const auto at = help.find("Subcommands:\n");
+  if (at == std::string::npos) return names;
+  std::istringstream in(help.substr(at + 13));
+  std::string line;
+  while (std::getline(in, line) && line.rfind("  ", 0) == 0) {
+    std::string name = line.substr(2, line.find_first_of(" ,", 2) - 2);
+    names.push_back(name);
+  }
+  return names;
+}
+
+// The long flags `help` lists (--name; both names of --x,--no-x), without --help and --help-all.
+std::set<std::string> long_flags(const std::string& help) {
+  std::set<std::string> flags;
+  static const std::regex flag(R"((^|[ ,!])(--[a-z][a-z0-9-]*))");
+  std::istringstream in(help);
+  std::string line;
+  while (std::getline(in, line)) {
+    // An option line starts with two spaces and then '-'; its description follows later.
+    if (line.rfind("  -", 0) != 0) continue;
+    const std::string head = line.substr(0, line.find("  ", 2));
+    for (auto it = std::sregex_iterator(head.begin(), head.end(), flag);
+         it != std::sregex_iterator(); ++it)
+      flags.insert((*it)[2]);
+  }
+  flags.erase("--help");
+  flags.erase("--help-all");
+  return flags;
+}
+
+}  // namespace
+
+TEST_CASE("README.md stays a short page for a newcomer (under 250 lines)") {
+  const std::string text = read_text(source("README.md"));
+  const auto lines = std::count(text.begin(), text.end(), '\n');
+  CHECK_MESSAGE(lines <= 250, "README.md has " << lines << " lines: move details to docs/");
+  // The two commands of the quick start.
+  CHECK(text.find("make demo") != std::string::npos);
+  CHECK(text.find("make test") != std::string::npos);
+}
+
+TEST_CASE("docs/dsl.md's operator table is what `mctsat ops --markdown` prints") {
+  const CliResult r = run_mctsat("ops --markdown");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  const std::string table =
+      between(read_text(source("docs/dsl.md")), "<!-- mctsat ops --markdown: begin -->",
+              "<!-- mctsat ops --markdown: end -->");
+  CHECK_MESSAGE(table == r.output,
+                "regenerate the table in docs/dsl.md with `mctsat ops --markdown`");
+}
+
+TEST_CASE("docs/cli.md names every command and every flag that --help lists") {
+  const std::string doc = read_text(source("docs/cli.md"));
+  const CliResult top = run_mctsat("--help");
+  REQUIRE(top.status == 0);
+  std::vector<std::string> commands = subcommands(top.output);
+  REQUIRE(commands.size() >= 10);
+  for (std::size_t i = 0; i < commands.size(); ++i) {  // grows with nested subcommands
+    const std::string command = commands[i];
+    const CliResult help = run_mctsat(command + " --help");
+    REQUIRE_MESSAGE(help.status == 0, command << ": " << help.output);
+    const std::string heading = "## `mctsat " + command + "`";
+    CHECK_MESSAGE(doc.find(heading + "\n") != std::string::npos,
+                  "docs/cli.md has no section " << heading);
+    const std::string section = between(doc, heading + "\n", "\n## ");
+    for (const std::string& flag : long_flags(help.output))
+      CHECK_MESSAGE(section.find(flag) != std::string::npos, "docs/cli.md's section on `mctsat "
+                                                                 << command << "` does not mention "
+                                                                 << flag);
+    for (const std::string& sub : subcommands(help.output)) commands.push_back(command + " " + sub);
+  }
+}
+
+TEST_CASE("the runnable commands of README.md and docs/ succeed") {
+  std::size_t total = 0;
+  for (const char* page : {"README.md", "docs/cli.md", "docs/dsl.md", "docs/results.md",
+                           "docs/architecture.md", "docs/models.md"}) {
+    if (!fs::exists(source(page))) continue;
+    total += check_page_commands(page);
+  }
+  CHECK(total >= 10);
+}
