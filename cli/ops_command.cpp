@@ -111,8 +111,9 @@ void list_ops(const OpsOptions& o) {
       std::string notes;
       if (sig->view) notes += "; costs nothing (view)";
       if (!usable_in_rules(sig->op)) notes += "; not in rules";
+      const std::string attrs = attributes(*sig);
       std::cout << fmt::format("| `{}` | `{}` | {} | {} | {}{} |\n", sig->name, form(*sig),
-                               attributes(*sig), outputs(*sig), sig->summary, notes);
+                               attrs.empty() ? "none" : attrs, outputs(*sig), sig->summary, notes);
     }
   } else {
     for (const auto* sig : selected) {

@@ -133,13 +133,18 @@ void print_report(const nlohmann::json& r) {
 template <class Enum>
 void add_enum_option(CLI::App& command, const std::string& flag, Enum& value,
                      const std::map<std::string, Enum>& names, const std::string& help) {
-  std::string listed, current;
+  std::vector<std::string> listed;
+  std::string current;
   for (const auto& [name, code] : names) {
-    listed += (listed.empty() ? "" : ",") + name;
+    listed.push_back(name);
     if (code == value) current = name;
   }
+  // The membership check runs first (CLI11 puts each transform in front of the earlier ones), so
+  // that the integer codes the transformer would also accept are rejected; the transformer's own
+  // description is left out of the help.
   command.add_option(flag, value, help)
-      ->transform(CLI::CheckedTransformer(names).description("{" + listed + "}"))
+      ->transform(CLI::CheckedTransformer(names).description(""))
+      ->transform(CLI::IsMember(listed))
       ->type_name("NAME")
       ->default_str(current);
 }

@@ -48,8 +48,9 @@ inline std::vector<DocCommand> runnable_commands(const std::filesystem::path& pa
         in_block = true;
         runnable = !pending_marker.empty() && line == "```sh";
         fails = pending_marker == "<!-- runnable: fails -->";
-        CHECK_MESSAGE(pending_marker.empty() || runnable,
-                      page.string() << ":" << number << ": a runnable block must be ```sh");
+        const bool marker_fits = pending_marker.empty() || runnable;
+        CHECK_MESSAGE(marker_fits, page.string()
+                                       << ":" << number << ": a runnable block must be ```sh");
       }
       pending_marker =
           line == "<!-- runnable -->" || line == "<!-- runnable: fails -->" ? line : "";
@@ -93,10 +94,10 @@ inline std::string shell_quoted(const std::string& text) {
 // Runs one command in `dir` with the built mctsat first on PATH; returns exit status and output.
 inline CliResult run_doc_command(const std::filesystem::path& dir, const std::string& command) {
   const std::string bin_dir = std::filesystem::path(MCTSAT_BINARY).parent_path().string();
-  const std::string shell = "cd " + shell_quoted(dir.string()) + " && PATH=" +
-                            shell_quoted(bin_dir) + ":\"$PATH\" XDG_CACHE_HOME=" +
-                            shell_quoted((dir / "cache").string()) + " sh -c " +
-                            shell_quoted(command) + " 2>&1";
+  const std::string shell = "cd " + shell_quoted(dir.string()) +
+                            " && PATH=" + shell_quoted(bin_dir) +
+                            ":\"$PATH\" XDG_CACHE_HOME=" + shell_quoted((dir / "cache").string()) +
+                            " sh -c " + shell_quoted(command) + " 2>&1";
   CliResult result;
   FILE* pipe = popen(shell.c_str(), "r");
   if (pipe == nullptr) return result;

@@ -19,13 +19,16 @@ fs::path source(const std::string& relative) {
   return fs::path(MCTSAT_SOURCE_DIR) / relative;
 }
 
-// The text between `<!-- BEGIN -->`-style markers `begin` and `end` (exclusive), or "" if absent.
-std::string between(const std::string& text, const std::string& begin, const std::string& end) {
+// The lines after the line holding `begin`, up to `end` (exclusive) or, when `end_optional`, to the
+// end of the text; "" when `begin` (or a required `end`) is absent.
+std::string between(const std::string& text, const std::string& begin, const std::string& end,
+                    bool end_optional = false) {
   const auto start = text.find(begin);
   if (start == std::string::npos) return "";
   const auto from = text.find('\n', start) + 1;
   const auto to = text.find(end, from);
-  return to == std::string::npos ? "" : text.substr(from, to - from);
+  if (to == std::string::npos) return end_optional ? text.substr(from) : "";
+  return text.substr(from, to - from);
 }
 
 // The subcommand names `help` lists under "Subcommands:" (aliases such as "zoo, models" give
@@ -96,7 +99,7 @@ TEST_CASE("docs/cli.md names every command and every flag that --help lists") {
     const std::string heading = "## `mctsat " + command + "`";
     CHECK_MESSAGE(doc.find(heading + "\n") != std::string::npos,
                   "docs/cli.md has no section " << heading);
-    const std::string section = between(doc, heading + "\n", "\n## ");
+    const std::string section = between(doc, heading + "\n", "\n## ", true);
     for (const std::string& flag : long_flags(help.output))
       CHECK_MESSAGE(section.find(flag) != std::string::npos, "docs/cli.md's section on `mctsat "
                                                                  << command << "` does not mention "

@@ -39,7 +39,11 @@ TEST_CASE("the example rules fuse ReLUs and merge the products of one input") {
   const auto used = rules_used(mine);
   CHECK(used.count("matmul-relu-fuse") == 1);
   CHECK(used.count("matmul-share-input") == 1);
-  CHECK(mine["speedup_percent"].get<double>() > shipped["speedup_percent"].get<double>());
+  // Both libraries together find more than the shipped one alone (the walkthrough's +78.9%).
+  const json both = run_json("optimize " + model + " --rules " + MCTSAT_SOURCE_DIR +
+                             "/rules/taso " + example("rules") + " --strategy eqsat --json");
+  CHECK(both["speedup_percent"].get<double>() > shipped["speedup_percent"].get<double>());
+  CHECK(rules_used(both).count("matmul-relu-fuse") == 1);
   // The include brought merge.rules' rule into the including file's ruleset.
   const json selected = run_json("optimize " + model + " --rules " + example("rules") +
                                  " --ruleset mine --rule matmul-share-input --strategy eqsat "
