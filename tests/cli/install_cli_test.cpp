@@ -69,14 +69,16 @@ TEST_CASE("an installed mctsat finds its installed rule library, not the build t
   REQUIRE_MESSAGE(version.status == 0, version.output);
   CHECK_MESSAGE(version.output.find("rule library: " + rules.string() + "\n") != std::string::npos,
                 version.output);
-  const CliResult demo = shell("cd / && '" + binary.string() + "' optimize demo --simulations 16 --json");
+  const CliResult demo =
+      shell("cd / && '" + binary.string() + "' optimize demo --simulations 16 --json");
   REQUIRE_MESSAGE(demo.status == 0, demo.output);
   CHECK(demo.output.find("\"speedup_percent\"") != std::string::npos);
 
   // Without the installed library the installed binary fails, naming where it looked: it does
   // not fall back to the build tree's rules.
   fs::remove_all(rules);
-  const CliResult missing = shell("cd / && '" + binary.string() + "' optimize demo --simulations 16");
+  const CliResult missing =
+      shell("cd / && '" + binary.string() + "' optimize demo --simulations 16");
   CHECK(missing.status != 0);
   CHECK_MESSAGE(missing.output.find(rules.string()) != std::string::npos, missing.output);
 }
