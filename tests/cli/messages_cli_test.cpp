@@ -1,6 +1,7 @@
 // What commands tell a person while and after they work: a "wrote FILE" line for every file
 // written (never inside --json output), verify's per-rule progress on stderr, bench's progress
-// lines naming the rule set, and option help that names enum values and their default.
+// lines naming the rule set, option help that names enum values and their default, and `run`
+// refusing options that only the timed oneDNN executor reads.
 #include <filesystem>
 
 #include <doctest/doctest.h>
@@ -74,4 +75,13 @@ TEST_CASE("enum options list their names and default, not CLI11's integer codes"
   CHECK_FALSE(contains(help.output, "->0"));
   CHECK(run_mctsat("optimize demo --tie-break fair --policy heavy --strategy eqsat").status == 0);
   CHECK(run_mctsat("optimize demo --tie-break 2").status != 0);
+}
+
+TEST_CASE("run refuses the timed executor's options without --engine dnnl") {
+  for (const char* option : {"--runs 3", "--warmup 1", "--threads 2", "--compare demo"}) {
+    const CliResult r = run_mctsat(std::string("run demo ") + option);
+    CHECK_MESSAGE(r.status != 0, option);
+    CHECK_MESSAGE(contains(r.output, "add --engine dnnl"), r.output);
+  }
+  CHECK(run_mctsat("run demo --seed 2").status == 0);
 }
