@@ -6,6 +6,8 @@
 // with the built executable first on PATH, in a scratch directory that links the repository's
 // data folders (examples, rules, bench, tests, docs), so that files they write stay there, and
 // with XDG_CACHE_HOME there too (the verifier's and the measured cost model's caches).
+// A ``` block preceded by `<!-- rule file -->` is a rule file that must pass `mctsat rules check`
+// (next to copies of examples/rules/, which it may include).
 #pragma once
 
 #include <array>
@@ -127,4 +129,45 @@ inline std::size_t check_page_commands(const std::string& page) {
     }
   }
   return commands.size();
+}
+
+// The blocks of `page` marked `<!-- rule file -->`, each with its first line number.
+inline std::vector<std::pair<int, std::string>> rule_file_blocks(
+    const std::filesystem::path& page) {
+  std::istringstream in(read_text(page));
+  std::vector<std::pair<int, std::string>> blocks;
+  std::string line, previous;
+  int number = 0;
+  bool in_block = false;
+  while (std::getline(in, line)) {
+    ++number;
+    if (in_block) {
+      if (line.rfind("```", 0) == 0)
+        in_block = false;
+      else
+        blocks.back().second += line + "\n";
+    } else if (line.rfind("```", 0) == 0 && previous == "<!-- rule file -->") {
+      in_block = true;
+      blocks.emplace_back(number + 1, "");
+    }
+    previous = line;
+  }
+  return blocks;
+}
+
+// Checks every `<!-- rule file -->` block of `page` with `mctsat rules check`. Returns how many.
+inline std::size_t check_page_rule_files(const std::string& page) {
+  const auto blocks = rule_file_blocks(std::filesystem::path(MCTSAT_SOURCE_DIR) / page);
+  Scratch scratch("mctsat-doc-rules");
+  for (const auto& entry : std::filesystem::directory_iterator(
+           std::filesystem::path(MCTSAT_SOURCE_DIR) / "examples/rules"))
+    std::filesystem::copy_file(entry.path(), scratch.dir / entry.path().filename());
+  for (const auto& [line, text] : blocks) {
+    INFO(page << ":" << line);
+    const std::string file = scratch.file("block.rules");
+    std::ofstream(file) << text;
+    const CliResult r = run_doc_command(scratch.dir, "mctsat rules check block.rules");
+    CHECK_MESSAGE(r.status == 0, r.output);
+  }
+  return blocks.size();
 }

@@ -1,6 +1,7 @@
 // The documentation stays true: README.md stays short, docs/dsl.md's operator table is what
-// `mctsat ops --markdown` prints, docs/cli.md names every command and flag of `--help`, and every
-// command README.md and docs/ mark runnable runs (tests/cli/doc_commands.hpp).
+// `mctsat ops --markdown` prints, docs/cli.md names every command and flag of `--help`, every
+// command README.md and docs/ mark runnable runs, and the rule files they show are valid
+// (tests/cli/doc_commands.hpp).
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -116,4 +117,9 @@ TEST_CASE("the runnable commands of README.md and docs/ succeed") {
     total += check_page_commands(page);
   }
   CHECK(total >= 10);
+}
+
+TEST_CASE("the rule files README.md and docs/dsl.md show pass `mctsat rules check`") {
+  CHECK(check_page_rule_files("README.md") == 1);
+  CHECK(check_page_rule_files("docs/dsl.md") == 1);
 }
