@@ -3,6 +3,8 @@
 // command README.md and docs/ mark runnable runs, and the rule files they show are valid
 // (tests/cli/doc_commands.hpp).
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -66,6 +68,46 @@ std::set<std::string> long_flags(const std::string& help) {
   return flags;
 }
 
+// The defaults `help` shows (`--name TYPE=VALUE`, where TYPE has no double space, so that the
+// description is never read as a type), by long flag; lists and flags are left out.
+std::map<std::string, std::string> defaults(const std::string& help) {
+  std::map<std::string, std::string> out;
+  static const std::regex option(R"(^  (?:-\w,)?(--[a-z][a-z0-9-]*) (?:[^ =]| [^ =])*=([^ \[{][^ ]*))");
+  std::istringstream in(help);
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line))
+    if (std::regex_search(line, m, option)) out[m[1]] = m[2];
+  return out;
+}
+
+// Whether a table cell states `value` (the same text, or the same number: 1e-6 and 1e-06).
+bool same_value(std::string cell, const std::string& value) {
+  std::erase(cell, '`');
+  cell = cell.substr(0, cell.find(' '));
+  if (cell == value) return true;
+  try {
+    std::size_t used_cell = 0, used_value = 0;
+    const double a = std::stod(cell, &used_cell), b = std::stod(value, &used_value);
+    return used_cell == cell.size() && used_value == value.size() && a == b;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// The second cell of the table row of `section` that starts with "| `flag`", or nullopt.
+std::optional<std::string> default_cell(const std::string& section, const std::string& flag) {
+  const auto at = section.find("\n| `" + flag + "` |");
+  if (at == std::string::npos) return std::nullopt;
+  const auto end = section.find('\n', at + 1);
+  std::string row = section.substr(at + 1, end - at - 1);
+  std::vector<std::string> cells;
+  for (std::size_t from = 1, bar; (bar = row.find(" |", from)) != std::string::npos; from = bar + 2)
+    cells.push_back(row.substr(from + 1, bar - from - 1));
+  if (cells.size() < 3) return std::nullopt;  // a table without a default column
+  return cells[1];
+}
+
 }  // namespace
 
 TEST_CASE("README.md stays a short page for a newcomer (under 250 lines)") {
@@ -105,6 +147,12 @@ TEST_CASE("docs/cli.md names every command and every flag that --help lists") {
       CHECK_MESSAGE(section.find(flag) != std::string::npos, "docs/cli.md's section on `mctsat "
                                                                  << command << "` does not mention "
                                                                  << flag);
+    // Where the section's table has a default column, it states --help's default.
+    for (const auto& [flag, value] : defaults(help.output))
+      if (const auto cell = default_cell(section, flag))
+        CHECK_MESSAGE(same_value(*cell, value), "docs/cli.md gives `mctsat "
+                                                    << command << " " << flag << "` the default "
+                                                    << *cell << "; --help says " << value);
     for (const std::string& sub : subcommands(help.output)) commands.push_back(command + " " + sub);
   }
 }
