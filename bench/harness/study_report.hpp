@@ -7,10 +7,13 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "search/strategy.hpp"
 
 namespace mctsat::bench {
 
@@ -34,7 +37,9 @@ struct Variant {
   std::string label;               // column name
   std::string base_configuration;  // the configuration's name (without swept values)
   nlohmann::json sweep;            // swept parameter -> value
-  std::string strategy;            // eqsat | mcts | greedy
+  // The strategy of its runs (from the records; none when they do not say). Saturation applies
+  // rules where the others commit them.
+  std::optional<search::StrategyKind> strategy;
 };
 
 struct Summary {

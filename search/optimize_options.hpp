@@ -1,0 +1,38 @@
+// Every option of one optimization: the strategy, the reward and final extractors, the limits all
+// strategies share, and each strategy's own options. Each field is declared as a user-facing
+// option once, in the option registry (option_registry.hpp), from which the CLI flags, the bench
+// parameters, the study schema and the report's echo are made.
+#pragma once
+
+#include <functional>
+
+#include "extract/extractor.hpp"
+#include "search/eqsat.hpp"
+#include "search/greedy.hpp"
+#include "search/mcts.hpp"
+#include "search/progress.hpp"
+#include "search/search_limits.hpp"
+#include "search/strategy.hpp"
+#include "search/taso.hpp"
+#include "tensor/egraph_conversion.hpp"
+
+namespace mctsat::search {
+
+struct OptimizeOptions {
+  StrategyKind strategy = StrategyKind::kMcts;
+  // The mcts and greedy reward extractor. The paper rewards with its OCF (kPaper); ours defaults
+  // to kDag, which sees merges whose pay-off needs several classes to switch together.
+  extract::ExtractorKind extract = extract::ExtractorKind::kDag;
+  extract::ExtractorKind final_extract = extract::ExtractorKind::kIlp;
+  extract::ExtractorOptions extractor;  // both extractors'
+  SearchLimits limits;
+  EqsatOptions eqsat;
+  MctsOptions mcts;  // greedy reads its node and step limits
+  TasoOptions taso;
+  // Reported by every strategy (it overrides the strategies' own `progress` callbacks).
+  ProgressCallback progress;
+  // Called with the e-graph the final extractor sees, just before it extracts (e.g. to export it).
+  std::function<void(const tensor::TensorEGraph&)> final_egraph;
+};
+
+}  // namespace mctsat::search
