@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.hpp"
 #include "tests/cli/doc_commands.hpp"
@@ -206,6 +207,27 @@ TEST_CASE("docs/cli.md names every command and every flag that --help lists") {
                                                     << *cell << "; --help says " << value);
     for (const std::string& sub : subcommands(help.output)) commands.push_back(command + " " + sub);
   }
+}
+
+TEST_CASE("docs/cli.md names every study parameter of bench/configs/schema.json") {
+  const nlohmann::json schema =
+      nlohmann::json::parse(read_text(source("bench/configs/schema.json")));
+  const std::string doc = read_text(source("docs/cli.md"));
+  const std::string section = between(doc, "## `mctsat bench`\n", "\n## ");
+  std::size_t checked = 0;
+  for (const auto& [name, spec] : schema["$defs"]["parameters"]["properties"].items()) {
+    if (!spec.contains("properties")) {
+      CHECK_MESSAGE(section.find("`" + name + "`") != std::string::npos, name);
+      ++checked;
+      continue;
+    }
+    for (const auto& [inner, ignored] : spec["properties"].items()) {
+      CHECK_MESSAGE(section.find("`" + name + "." + inner + "`") != std::string::npos,
+                    name << "." << inner);
+      ++checked;
+    }
+  }
+  CHECK(checked >= 30);
 }
 
 TEST_CASE("the runnable commands of README.md and docs/ succeed") {
