@@ -15,6 +15,7 @@
 #include "bench/harness/study_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/number_checks.hpp"
+#include "cli/rule_library_location.hpp"
 #include "support/json_text.hpp"
 
 namespace mctsat::cli {
@@ -64,7 +65,7 @@ void list_runs(const bench::Study& study, std::size_t index, std::size_t count, 
 
 void run(const BenchCliOptions& o) {
   if (o.config.empty()) throw Error("bench: expected a config file, or `merge` or `report`");
-  bench::Study study = bench::load_study(o.config, {MCTSAT_DEFAULT_RULES});
+  bench::Study study = bench::load_study(o.config, {default_rule_path()});
   if (!o.seeds.empty()) bench::restrict_seeds(study, o.seeds);
   bench::StudyRunOptions options;
   bench::parse_shard(o.shard, options.shard_index, options.shard_count);

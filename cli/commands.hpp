@@ -18,5 +18,6 @@ void add_optimize_command(CLI::App& app);
 void add_extract_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
+void add_ops_command(CLI::App& app);
 
 }  // namespace mctsat::cli

@@ -3,12 +3,17 @@
 // success; 1 an error in the input, a failed check or a limit reached (also out of memory); 70
 // an internal error (a bug: an exception that no input check turned into a located error); CLI11's
 // 100-127 for a malformed command line; 130 / 143 when SIGINT / SIGTERM stopped the command.
+// `--version` prints the version, the git commit of the build and where the rule library is.
 #include <iostream>
 #include <new>
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/rule_library_location.hpp"
+#include "cli/version.hpp"
 #include "support/error.hpp"
 #include "support/interrupt.hpp"
 
@@ -17,6 +22,13 @@ int main(int argc, char** argv) {
       "mctsat: tensor-graph superoptimization by equality saturation and Monte Carlo tree search"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
+  app.set_version_flag(
+      "--version",
+      [] {
+        return fmt::format("mctsat {} (git commit {})\nrule library: {}", mctsat::cli::version(),
+                           mctsat::cli::build_commit(), mctsat::cli::rule_library_dir());
+      },
+      "Print the version, the git commit of the build and the rule library's location");
   mctsat::cli::add_optimize_command(app);
   mctsat::cli::add_extract_command(app);
   mctsat::cli::add_bench_command(app);
@@ -28,6 +40,7 @@ int main(int argc, char** argv) {
   mctsat::cli::add_devices_command(app);
   mctsat::cli::add_rules_command(app);
   mctsat::cli::add_verify_command(app);
+  mctsat::cli::add_ops_command(app);
   mctsat::install_interrupt_handlers();
   try {
     app.parse(argc, argv);

@@ -16,6 +16,7 @@
 #include "cli/model_options.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/rule_library_location.hpp"
 #include "cli/search_flags.hpp"
 #include "dsl/rule_library.hpp"
 #include "egraph/serialize.hpp"
@@ -34,7 +35,7 @@ namespace {
 
 struct OptimizeCliOptions {
   std::string model;
-  std::vector<std::string> rule_paths{MCTSAT_DEFAULT_RULES};
+  std::vector<std::string> rule_paths{default_rule_path()};
   dsl::RuleSelection selection;
   search::OptimizeOptions search;
   CostOptions cost;
@@ -233,6 +234,7 @@ void add_optimize_command(CLI::App& app) {
     if (measurement) report.measured = measurement->measure(report.result.graph);
     const nlohmann::json json = report.to_json();
     const bool check_failed = report.check && !(*report.check)["passed"].get<bool>();
+    std::vector<std::string> written;  // named after the report
     if (!check_failed) {
       std::vector<OutputFile> outputs;
       if (!o.output.empty())
@@ -240,11 +242,13 @@ void add_optimize_command(CLI::App& app) {
       if (!o.report_path.empty()) outputs.push_back({o.report_path, json.dump(2) + "\n"});
       if (exported) outputs.push_back({o.export_egraph, egraph::to_json(*exported)});
       write_files_atomically(outputs);
+      for (const OutputFile& file : outputs) written.push_back(file.path);
     }
     if (o.json) {
       std::cout << json.dump(2) << '\n';
     } else if (!o.quiet) {
       print_report(report);
+      for (const auto& file : written) std::cout << "  wrote           " << file << '\n';
     }
     if (check_failed)
       throw Error(fmt::format("the optimized graph's outputs differ from the original's ({}){}",

@@ -187,7 +187,13 @@ void add_run_command(CLI::App& app) {
                       "A second model (e.g. the optimized graph) run on the same inputs, "
                       "interleaved: reports the speedup and the output difference (dnnl)");
   command->add_flag("--json", options->json, "Print JSON");
-  command->callback([options] {
+  command->callback([options, command] {
+    // The reference interpreter is not timed: options of the timed executor need --engine dnnl
+    // (--runs and --compare are checked by run_reference).
+    if (options->engine != "dnnl")
+      for (const char* flag : {"--warmup", "--threads"})
+        if (command->count(flag) > 0)
+          throw Error(fmt::format("{} applies to the oneDNN executor: add --engine dnnl", flag));
     const tensor::Graph graph = options->model_options.load(options->model);
     const nlohmann::json report =
         options->engine == "dnnl" ? run_dnnl(*options, graph) : run_reference(*options, graph);

@@ -131,6 +131,8 @@ void add_show_command(CLI::App& app) {
       std::cout << report.dump(2) << '\n';
     } else {
       print_report(report);
+      for (const std::string* file : {&options->dot, &options->svg})
+        if (!file->empty()) std::cout << "wrote " << *file << '\n';
     }
   });
 }

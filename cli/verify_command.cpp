@@ -1,13 +1,18 @@
 // `mctsat verify FILE_OR_DIR...`: checks every rule (and axiom) of rule files for soundness —
 // shapes with Z3, a proof from the axioms with Z3, numeric tests with the interpreter — and
-// prints a per-rule table and a summary (or JSON). Exits non-zero when any check fails.
+// prints a per-rule table and a summary (or JSON). Exits non-zero when any check fails. While it
+// runs, each rule's verdicts go to stderr as it finishes (a live line on a terminal).
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/rule_library_location.hpp"
 #include "cli/number_checks.hpp"
 #include "dsl/rule_library.hpp"
 #include "support/error.hpp"
@@ -68,7 +73,7 @@ void run(const VerifyCliOptions& o) {
   // Proofs need axioms: files that declare none are proved from the shipped ones.
   std::string axioms_source = "the files given";
   if (library.axioms.empty() && !library.rules.empty()) {
-    axioms_source = std::string(MCTSAT_DEFAULT_RULES) + "/axioms.rules";
+    axioms_source = default_rule_path() + "/axioms.rules";
     library.axioms = dsl::load_rules_or_throw({axioms_source}).axioms;
   }
   const std::string axioms_note =
@@ -90,7 +95,20 @@ void run(const VerifyCliOptions& o) {
   if (!o.no_cache)
     options.cache_dir =
         o.cache_dir.empty() ? verify::default_cache_dir() : std::optional<std::string>(o.cache_dir);
+  const bool live = isatty(STDERR_FILENO) == 1;
+  if (!o.json)
+    options.on_verified = [live](const verify::EquationReport& r, std::size_t done,
+                                 std::size_t total) {
+      const std::string line =
+          fmt::format("[{}/{}] {}: shape {}, axioms {}, numeric {}{}", done, total, r.name,
+                      verify::verdict_name(r.shape.verdict),
+                      r.axiom ? "(axiom)" : verify::verdict_name(r.proof.verdict),
+                      verify::verdict_name(r.numeric.verdict), r.cached ? " (cached)" : "");
+      std::fputs((live ? "\r\033[K" + line : line + "\n").c_str(), stderr);
+      std::fflush(stderr);
+    };
   const auto reports = verify::verify_library(library, rules, axioms, options);
+  if (live && !o.json && !reports.empty()) std::fputs("\r\033[K", stderr);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -2,6 +2,7 @@
 #include "verify/verifier.hpp"
 
 #include <cstdlib>
+#include <mutex>
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
@@ -100,12 +101,19 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
     if (cache) cache->store(key, {report.shape, report.proof, report.numeric});
   };
 
+  std::mutex progress_mutex;
+  std::size_t done = 0;
+  auto verify_and_report = [&](std::size_t i) {
+    verify_one(i);
+    if (!options.on_verified) return;
+    const std::lock_guard lock(progress_mutex);
+    options.on_verified(reports[i], ++done, targets.size());
+  };
+
   const int threads =
       options.jobs == 0 ? tbb::this_task_arena::max_concurrency() : static_cast<int>(options.jobs);
   tbb::task_arena arena(threads);
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, targets.size(), [&](std::size_t i) { verify_one(i); });
-  });
+  arena.execute([&] { tbb::parallel_for(std::size_t{0}, targets.size(), verify_and_report); });
   return reports;
 }
 

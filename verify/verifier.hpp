@@ -4,6 +4,7 @@
 // the rule's text, the axioms and the options.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,12 +16,17 @@
 
 namespace mctsat::verify {
 
+struct EquationReport;
+
 struct VerifyOptions {
   ShapeCheckOptions shape;
   AxiomCheckOptions proof;
   NumericCheckOptions numeric;
   std::size_t jobs = 0;                  // threads; 0 = every core
   std::optional<std::string> cache_dir;  // unset: no cache
+  // Progress: called once per rule or axiom as soon as its checks finish (in completion order,
+  // one call at a time, from a worker thread), with how many are done out of how many.
+  std::function<void(const EquationReport&, std::size_t done, std::size_t total)> on_verified;
 };
 
 struct EquationReport {

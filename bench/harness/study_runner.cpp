@@ -293,8 +293,10 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
         ++summary.ran;
         const bool failed = outcome.status != "ok";
         if (failed) ++summary.failed;
-        std::string line = fmt::format("{} / {} / seed {}: ", study.models[run.model].name,
-                                       run.configuration, run.seed);
+        // As `mctsat bench --list` names a run: model / rules / configuration / cost / seed.
+        std::string line = fmt::format(
+            "{} / {} / {} / {} / seed {}: ", study.models[run.model].name,
+            study.rules[run.rules].name, run.configuration, study.costs[run.cost].name, run.seed);
         if (failed)
           line += fmt::format("{} ({})", outcome.status, outcome.message);
         else if (outcome.result.contains("measured"))

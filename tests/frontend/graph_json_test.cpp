@@ -203,5 +203,5 @@ TEST_CASE("version 1 files still load; a whole name wins over the node:k reading
     {"name": "y", "op": "relu", "inputs": ["x:0"]}], "outputs": ["y"]})")
             .message() == "refers to unknown tensor 'x:0'");
   CHECK(load_error(R"({"format": "mctsat-graph", "version": 3, "nodes": []})").message() ==
-        "\"version\" must be 1 or 2");
+        "\"version\" must be the number 1 or 2");
 }
