@@ -204,10 +204,10 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
                   "mcts: which of the root actions with the best mean value a step commits "
                   "(visits: most visited; random: seeded; fair: least committed, then fewest "
                   "e-nodes)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, search::TieBreak>{
-          {"visits", search::TieBreak::kVisits},
-          {"random", search::TieBreak::kRandom},
-          {"fair", search::TieBreak::kFair}}));
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, search::TieBreak>{{"visits", search::TieBreak::kVisits},
+                                                  {"random", search::TieBreak::kRandom},
+                                                  {"fair", search::TieBreak::kFair}}));
   command.add_option("--max-steps", s.mcts.max_steps, "mcts: planning steps")
       ->check(positive_number)
       ->capture_default_str();
@@ -223,6 +223,13 @@ void add_search_options(CLI::App& command, OptimizeCliOptions& o) {
       .add_option("--batch", s.mcts.batch,
                   "mcts: simulations per parallel wave (0: --threads; results depend on the batch, "
                   "not on the thread count)")
+      ->capture_default_str();
+  command
+      .add_option("--taso-graph", s.taso_graph,
+                  "mcts: also run taso first (--budget, --alpha) and add its best graph to the "
+                  "initial e-graph (seed) or to the final one (final); the result is then never "
+                  "worse than taso's (none: do not run it)")
+      ->check(CLI::IsMember(search::taso_graph_modes()))
       ->capture_default_str();
   command.add_option("--alpha", s.taso.alpha, "taso: accept candidates below alpha x best cost")
       ->check(CLI::Range(1.0, 10.0))

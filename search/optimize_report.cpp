@@ -54,12 +54,18 @@ nlohmann::json optimize_report(const OptimizeResult& r, const OptimizeOptions& o
         {"simulation_cpu_seconds", r.mcts.simulation_cpu_seconds},
         {"critical_cpu_seconds", r.mcts.critical_cpu_seconds},
         {"steps", steps}};
+    if (options.taso_graph != "none")
+      report["taso_graph"] = {
+          {"mode", options.taso_graph},  {"budget", options.taso.budget},
+          {"explored", r.taso.explored}, {"best_explored", r.taso.best_explored},
+          {"cost_ms", r.taso.cost},      {"stop_reason", r.taso.stop_reason},
+          {"kept", r.kept_taso}};
   }
   if (options.strategy == "taso")
-    report["taso"] = {{"alpha", options.taso.alpha},    {"budget", options.taso.budget},
-                      {"explored", r.taso.explored},    {"candidates", r.taso.candidates},
-                      {"queued", r.taso.queued},        {"cyclic", r.taso.cyclic},
-                      {"threads", options.taso.threads}};
+    report["taso"] = {{"alpha", options.taso.alpha},     {"budget", options.taso.budget},
+                      {"explored", r.taso.explored},     {"best_explored", r.taso.best_explored},
+                      {"candidates", r.taso.candidates}, {"queued", r.taso.queued},
+                      {"cyclic", r.taso.cyclic},         {"threads", options.taso.threads}};
   return report;
 }
 

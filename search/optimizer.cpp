@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -29,18 +30,27 @@ std::vector<std::string> strategy_names() {
   return {"eqsat", "mcts", "greedy", "taso"};
 }
 
+std::vector<std::string> taso_graph_modes() {
+  return {"none", "seed", "final"};
+}
+
 OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
                         const tensor::CostModel& model, const OptimizeOptions& options) {
   const auto names = strategy_names();
   if (std::find(names.begin(), names.end(), options.strategy) == names.end())
     throw Error(
         fmt::format("unknown strategy '{}' ({})", options.strategy, fmt::join(names, ", ")));
+  const auto modes = taso_graph_modes();
+  if (std::find(modes.begin(), modes.end(), options.taso_graph) == modes.end())
+    throw Error(fmt::format("unknown taso_graph mode '{}' ({})", options.taso_graph,
+                            fmt::join(modes, ", ")));
   const auto final_extractor = extract::make_extractor(options.final_extract, options.extractor);
   const auto reward_extractor = extract::make_extractor(options.extract, options.extractor);
 
   OptimizeResult result;
   result.original_cost = tensor::graph_cost(graph, model);
   tensor::TensorEGraph state = tensor::to_egraph(graph);
+  std::optional<tensor::Graph> taso_graph;  // TASO's best graph, when cheaper than the input
   const auto start = Clock::now();
   if (options.strategy == "eqsat") {
     EqsatOptions eqsat = options.eqsat;
@@ -97,12 +107,26 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
     };
     MctsOptions mcts = options.mcts;
     if (options.progress) mcts.progress = options.progress;
+    if (options.taso_graph != "none") {
+      TasoOptions taso = options.taso;
+      taso.seconds = std::min(taso.seconds, options.mcts.seconds / 2);
+      result.taso = run_taso(graph, rules, model, taso);
+      if (result.taso.cost < result.original_cost) taso_graph = std::move(result.taso.graph);
+      result.taso.graph = tensor::Graph();
+      if (taso_graph && options.taso_graph == "seed")
+        tensor::add_equivalent_graph(state, *taso_graph);
+      mcts.seconds = std::max(options.mcts.seconds - since(start), 0.0);
+    }
     result.mcts = run_mcts(std::move(state), rules, cost, mcts);
     state = std::move(result.mcts.state);
+    if (taso_graph && options.taso_graph == "final")
+      tensor::add_equivalent_graph(state, *taso_graph);
     result.stop_reason = result.mcts.stop_reason;
     result.iterations = result.mcts.steps.size();
     std::map<std::string, std::size_t> used;
     for (const MctsStep& step : result.mcts.steps) ++used[rules.rule(step.rule).name];
+    if (taso_graph)
+      for (std::size_t rule : result.taso.applied) ++used[rules.rule(rule).name];
     result.rules_used.assign(used.begin(), used.end());
   }
   result.exploration_seconds = since(start);
@@ -122,6 +146,11 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
   // The extraction is scored by its exact DAG cost, which must be the built graph's cost.
   MCTSAT_ASSERT(std::abs(result.optimized_cost - result.extraction.dag_cost) <=
                 1e-9 * std::max(1.0, result.optimized_cost));
+  if (taso_graph && result.taso.cost < result.optimized_cost) {
+    result.graph = std::move(*taso_graph);
+    result.optimized_cost = result.taso.cost;
+    result.kept_taso = true;
+  }
   if (result.optimized_cost >= result.original_cost) {
     result.graph = graph;
     result.optimized_cost = result.original_cost;

@@ -30,6 +30,13 @@ struct OptimizeOptions {
   // model the paper's OCF misses BERT's fused projections entirely: 0% vs 41.6%).
   std::string extract = "dag";
   std::string final_extract = "ilp";  // final extraction
+  // mcts: whether to also run TASO's backtracking search first (`taso` options, at most half the
+  // mcts time budget; its time counts against that budget) and add its best graph to an e-graph,
+  // merged with the input graph at the roots: "none" does not run it; "seed" adds it to the initial
+  // e-graph (the tree search starts from it); "final" adds it to the e-graph the tree search ends
+  // with, just before the final extraction. With either, the result is never worse than TASO's
+  // graph (which is kept when the final extraction is not cheaper).
+  std::string taso_graph = "final";
   extract::ExtractorOptions extractor;
   EqsatOptions eqsat;
   MctsOptions mcts;
@@ -53,8 +60,9 @@ struct OptimizeResult {
       rules_used;              // rule -> times it changed the e-graph
   extract::Result extraction;  // the final extraction
   bool kept_original = false;  // the extraction was no cheaper than the input graph
+  bool kept_taso = false;      // taso_graph: the extraction was no cheaper than TASO's graph
   MctsResult mcts;             // mcts only: the search's record (state moved out)
-  TasoResult taso;             // taso only: the search's record (its best graph moved out)
+  TasoResult taso;  // taso and taso_graph: the search's record (its best graph moved out)
 
   double speedup_percent() const {
     return optimized_cost > 0 ? 100.0 * (original_cost / optimized_cost - 1.0) : 0.0;
@@ -66,5 +74,6 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
                         const tensor::CostModel& model, const OptimizeOptions& options);
 
 std::vector<std::string> strategy_names();
+std::vector<std::string> taso_graph_modes();  // none, seed, final
 
 }  // namespace mctsat::search

@@ -176,6 +176,8 @@ const std::vector<Parameter>& parameters() {
                    o.mcts.seconds = o.eqsat.seconds = o.taso.seconds = r.number(v, path, 0, false);
                  },
                  [](const OptimizeOptions& o) { return json(o.mcts.seconds); }});
+    p.push_back(
+        choice_param("taso_graph", &OptimizeOptions::taso_graph, &search::taso_graph_modes));
     p.push_back({"cycle_filter",
                  [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
                    o.mcts.cycle_filter = o.eqsat.cycle_filter = r.boolean(v, path);

@@ -55,6 +55,7 @@ search::OptimizeOptions base_options(const std::string& strategy) {
   options.final_extract = "ilp";
   options.mcts.simulations = 16;
   options.mcts.seed = 7;
+  options.taso_graph = "none";  // the tree search alone
   return options;
 }
 
