@@ -1,8 +1,8 @@
 // Building the cost model the command line asked for.
 #include "cli/cost_options.hpp"
 
+#include "runtime/cost_model_factory.hpp"
 #include "support/error.hpp"
-#include "tensor/cost_model_factory.hpp"
 
 namespace mctsat::cli {
 
@@ -24,7 +24,7 @@ void CostOptions::add_to(CLI::App& command) {
 
 std::unique_ptr<tensor::CostModel> CostOptions::make() const {
   if (model == "table" && table.empty()) throw Error("--cost table needs --cost-table FILE");
-  return tensor::make_cost_model({model, device, table, fallback});
+  return runtime::make_cost_model({model, device, table, fallback});
 }
 
 }  // namespace mctsat::cli

@@ -15,14 +15,15 @@
 #include "cli/commands.hpp"
 #include "cli/number_checks.hpp"
 #include "frontend/model_io.hpp"
+#include "runtime/dnnl_executor.hpp"
+#include "runtime/measured_cost_model.hpp"
+#include "runtime/profile_calibration.hpp"
+#include "runtime/timed_execution.hpp"
 #include "support/files.hpp"
+#include "support/statistics.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/device_profile.hpp"
-#include "tensor/dnnl_executor.hpp"
-#include "tensor/measured_cost_model.hpp"
-#include "tensor/profile_calibration.hpp"
 #include "tensor/roofline_cost_model.hpp"
-#include "tensor/timed_execution.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -37,35 +38,10 @@ struct ProfileOptions {
   bool json = false;
 };
 
-// Ranks 1..n with ties sharing their mean rank.
-std::vector<double> ranks(const std::vector<double>& values) {
-  std::vector<std::size_t> order(values.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
-  std::vector<double> result(values.size());
-  for (std::size_t i = 0; i < order.size();) {
-    std::size_t j = i;
-    while (j + 1 < order.size() && values[order[j + 1]] == values[order[i]]) ++j;
-    for (std::size_t k = i; k <= j; ++k) result[order[k]] = (static_cast<double>(i + j) / 2) + 1;
-    i = j + 1;
-  }
-  return result;
-}
-
-// Spearman's rank correlation (the Pearson correlation of the ranks); 0 when undefined.
-double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
-  const std::vector<double> rx = ranks(x), ry = ranks(y);
-  const double n = static_cast<double>(x.size());
-  const double mx = std::accumulate(rx.begin(), rx.end(), 0.0) / n;
-  const double my = std::accumulate(ry.begin(), ry.end(), 0.0) / n;
-  double sxy = 0, sxx = 0, syy = 0;
-  for (std::size_t i = 0; i < rx.size(); ++i) {
-    sxy += (rx[i] - mx) * (ry[i] - my);
-    sxx += (rx[i] - mx) * (rx[i] - mx);
-    syy += (ry[i] - my) * (ry[i] - my);
-  }
-  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0;
+// Spearman's rank correlation, 0 where it is undefined (as the report has always printed it).
+double rank_correlation_or_zero(const std::vector<double>& x, const std::vector<double>& y) {
+  const double rho = rank_correlation(x, y);
+  return std::isnan(rho) ? 0.0 : rho;
 }
 
 // How well per-node predictions match per-node measurements, over the nodes with a measured time.
@@ -84,24 +60,24 @@ nlohmann::json prediction_quality(const std::string& profile,
   }
   return {{"profile", profile},
           {"predicted_ms", predicted_total},
-          {"rank_correlation", xs.size() >= 2 ? rank_correlation(xs, ys) : 0.0},
+          {"rank_correlation", rank_correlation_or_zero(xs, ys)},
           {"total_error_percent",
            measured_total > 0 ? 100 * (predicted_total / measured_total - 1) : 0.0},
-          {"median_operator_error_percent", tensor::quantile(errors, 0.5)}};
+          {"median_operator_error_percent", quantile(errors, 0.5)}};
 }
 
 // Fits a profile to the measurements, writes it to options.calibrate, reads it back and compares
 // its predictions with those of the starting profile.
 nlohmann::json calibrate(const ProfileOptions& options, const tensor::Graph& graph,
-                         const tensor::MeasuredCostModel& measured,
+                         const runtime::MeasuredCostModel& measured,
                          const tensor::RooflineCostModel& start,
                          const std::vector<tensor::NodeCost>& measured_costs) {
-  std::vector<tensor::CalibrationSample> samples;
+  std::vector<runtime::CalibrationSample> samples;
   tensor::for_each_priced_instance(graph, [&](tensor::NodeId, const tensor::OpInstance& op) {
     const double ms = measured.cost(op);
-    if (ms > 0) samples.push_back(tensor::calibration_sample(start.estimate(op), ms));
+    if (ms > 0) samples.push_back(runtime::calibration_sample(start.estimate(op), ms));
   });
-  const tensor::Calibration calibration = tensor::calibrate_profile(samples, start.profile());
+  const runtime::Calibration calibration = runtime::calibrate_profile(samples, start.profile());
   tensor::DeviceProfile profile = calibration.profile;
   const std::string machine = measured.table().machine();
   profile.name = std::filesystem::path(options.calibrate).stem().string();
@@ -135,9 +111,9 @@ nlohmann::json calibrate(const ProfileOptions& options, const tensor::Graph& gra
 }
 
 nlohmann::json build_report(const ProfileOptions& options, const tensor::Graph& graph) {
-  if (options.threads > 0) tensor::set_executor_threads(options.threads);
-  tensor::MeasuredCostModel measured(options.cache.empty() ? tensor::default_measured_cache_path()
-                                                           : options.cache);
+  if (options.threads > 0) runtime::set_executor_threads(options.threads);
+  runtime::MeasuredCostModel measured(options.cache.empty() ? runtime::default_measured_cache_path()
+                                                            : options.cache);
   const tensor::RooflineCostModel roofline(tensor::resolve_profile(options.device));
   const std::vector<tensor::NodeCost> measured_costs = tensor::node_costs(graph, measured);
   const std::vector<tensor::NodeCost> roofline_costs = tensor::node_costs(graph, roofline);
@@ -182,7 +158,7 @@ nlohmann::json build_report(const ProfileOptions& options, const tensor::Graph& 
                            {"measured_ms", measured_total},
                            {"roofline", roofline.name()},
                            {"roofline_ms", roofline_total},
-                           {"rank_correlation", rows.size() >= 2 ? rank_correlation(xs, ys) : 0.0},
+                           {"rank_correlation", rank_correlation_or_zero(xs, ys)},
                            {"slowest", slowest}};
   if (!calibration.is_null()) report["calibration"] = std::move(calibration);
   return report;

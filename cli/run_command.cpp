@@ -17,10 +17,10 @@
 #include "cli/number_checks.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
+#include "runtime/dnnl_executor.hpp"
+#include "runtime/timed_execution.hpp"
 #include "support/error.hpp"
-#include "tensor/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
-#include "tensor/timed_execution.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -71,10 +71,10 @@ nlohmann::json run_reference(const RunOptions& options, const tensor::Graph& gra
 }
 
 nlohmann::json run_dnnl(const RunOptions& options, const tensor::Graph& graph) {
-  if (options.threads > 0) tensor::set_executor_threads(options.threads);
+  if (options.threads > 0) runtime::set_executor_threads(options.threads);
   const auto inputs = tensor::random_inputs(graph, options.seed);
   std::vector<std::string> names{options.model};
-  std::vector<tensor::TimedGraph> timed;
+  std::vector<runtime::TimedGraph> timed;
   // Opaque operators run on the host with the ONNX reference operators (reported: slow).
   const tensor::OpaqueEvaluator opaque = frontend::onnx_opaque_evaluator();
   timed.emplace_back(graph, inputs, options.seed, opaque);
@@ -82,32 +82,32 @@ nlohmann::json run_dnnl(const RunOptions& options, const tensor::Graph& graph) {
     names.push_back(options.compare);
     timed.emplace_back(frontend::load_model(options.compare), inputs, options.seed, opaque);
   }
-  tensor::time_interleaved(timed, options.runs, options.warmup);
+  runtime::time_interleaved(timed, options.runs, options.warmup);
 
   nlohmann::json report = {{"model", options.model},
                            {"engine", "dnnl"},
                            {"seed", options.seed},
-                           {"threads", tensor::executor_threads()},
-                           {"clock", tensor::ExecutionClock::for_executor_threads().name()},
+                           {"threads", runtime::executor_threads()},
+                           {"clock", runtime::ExecutionClock::for_executor_threads().name()},
                            {"primitives", timed[0].primitives()},
                            {"host_fallback_operators", timed[0].host_steps()},
                            {"prepare_seconds", timed[0].prepare_seconds()},
                            {"outputs", output_summary(graph, timed[0].outputs())}};
-  const auto original = tensor::TimingStats::of(timed[0].times_ms());
+  const auto original = runtime::TimingStats::of(timed[0].times_ms());
   if (options.runs > 0) report["timing"] = original.to_json();
   if (timed.size() == 2) {
-    const tensor::TimedGraph& other = timed[1];
+    const runtime::TimedGraph& other = timed[1];
     nlohmann::json compared = {
         {"model", names[1]},
         {"primitives", other.primitives()},
         {"host_fallback_operators", other.host_steps()},
         {"prepare_seconds", other.prepare_seconds()},
         {"outputs_finite",
-         tensor::outputs_finite(timed[0].outputs()) && tensor::outputs_finite(other.outputs())},
+         runtime::outputs_finite(timed[0].outputs()) && runtime::outputs_finite(other.outputs())},
         {"max_relative_difference",
-         tensor::max_relative_difference(timed[0].outputs(), other.outputs())}};
+         runtime::max_relative_difference(timed[0].outputs(), other.outputs())}};
     if (options.runs > 0) {
-      const auto stats = tensor::TimingStats::of(other.times_ms());
+      const auto stats = runtime::TimingStats::of(other.times_ms());
       compared["timing"] = stats.to_json();
       compared["speedup"] = original.median_ms / stats.median_ms - 1.0;
     }

@@ -55,16 +55,28 @@ Result Extractor::extract(const Problem& problem) const {
 }
 
 std::vector<std::string> extractor_names() {
-  return {"greedy", "paper", "dag", "ilp", "beam"};
+  return names_of(kExtractorNames);
+}
+
+std::unique_ptr<Extractor> make_extractor(ExtractorKind kind, const ExtractorOptions& options) {
+  switch (kind) {
+    case ExtractorKind::kGreedy:
+      return std::make_unique<GreedyExtractor>();
+    case ExtractorKind::kPaper:
+      return std::make_unique<PaperExtractor>();
+    case ExtractorKind::kDag:
+      return std::make_unique<DagExtractor>(options);
+    case ExtractorKind::kIlp:
+      return std::make_unique<IlpExtractor>(options);
+    case ExtractorKind::kBeam:
+      return std::make_unique<BeamExtractor>(options);
+  }
+  MCTSAT_ASSERT(false && "unknown extractor kind");
+  return nullptr;
 }
 
 std::unique_ptr<Extractor> make_extractor(std::string_view name, const ExtractorOptions& options) {
-  if (name == "greedy") return std::make_unique<GreedyExtractor>();
-  if (name == "paper") return std::make_unique<PaperExtractor>();
-  if (name == "dag") return std::make_unique<DagExtractor>(options);
-  if (name == "ilp") return std::make_unique<IlpExtractor>(options);
-  if (name == "beam") return std::make_unique<BeamExtractor>(options);
-  throw Error(fmt::format("unknown extractor '{}' (known: greedy, paper, dag, ilp, beam)", name));
+  return make_extractor(parse_name(kExtractorNames, name, "extractor"), options);
 }
 
 }  // namespace mctsat::extract

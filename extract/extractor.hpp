@@ -26,6 +26,7 @@
 
 #include "extract/dag_cost.hpp"
 #include "extract/problem.hpp"
+#include "support/enum_names.hpp"
 
 namespace mctsat::extract {
 
@@ -105,8 +106,16 @@ class Extractor {
   virtual void solve(const Problem& problem, Result& result) const = 0;
 };
 
+enum class ExtractorKind { kGreedy, kPaper, kDag, kIlp, kBeam };
+inline constexpr EnumNames<ExtractorKind, 5> kExtractorNames{{{ExtractorKind::kGreedy, "greedy"},
+                                                              {ExtractorKind::kPaper, "paper"},
+                                                              {ExtractorKind::kDag, "dag"},
+                                                              {ExtractorKind::kIlp, "ilp"},
+                                                              {ExtractorKind::kBeam, "beam"}}};
+
 // The names make_extractor knows, in a fixed order.
 std::vector<std::string> extractor_names();
+std::unique_ptr<Extractor> make_extractor(ExtractorKind kind, const ExtractorOptions& options = {});
 // Throws mctsat::Error naming the known extractors for an unknown name.
 std::unique_ptr<Extractor> make_extractor(std::string_view name,
                                           const ExtractorOptions& options = {});

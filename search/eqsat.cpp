@@ -9,15 +9,15 @@
 namespace mctsat::search {
 
 egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rules,
-                            const EqsatOptions& options) {
+                            const EqsatOptions& options, const SearchLimits& limits) {
   StepOptions step;
   step.node_limit = options.node_limit;
-  step.cycle_filter = options.cycle_filter;
-  step.threads = options.threads;
+  step.cycle_filter = limits.cycle_filter;
+  step.threads = limits.threads;
   auto runner = runner_options(state, step);
   runner.limits.iterations = options.iterations;
-  runner.limits.seconds = options.seconds;
-  runner.limits.memory_bytes = options.memory_limit;
+  runner.limits.seconds = limits.seconds;
+  runner.limits.memory_bytes = limits.memory_bytes;
   runner.multi_iterations = options.multi_iterations;
   if (options.progress) {
     const auto start = std::chrono::steady_clock::now();

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <cstddef>
-#include <limits>
 
 #include "dsl/lowering.hpp"
 #include "egraph/runner.hpp"
 #include "search/progress.hpp"
+#include "search/search_limits.hpp"
 #include "tensor/egraph_conversion.hpp"
 
 namespace mctsat::search {
@@ -17,14 +17,11 @@ struct EqsatOptions {
   std::size_t node_limit = 50'000;
   std::size_t iterations = 15;
   std::size_t multi_iterations = 1;  // TENSAT's k_multi
-  double seconds = 3600;
-  std::size_t memory_limit = std::numeric_limits<std::size_t>::max();  // e-graph bytes
-  bool cycle_filter = true;
-  std::size_t threads = 1;
-  ProgressCallback progress;  // after each iteration (no cost: best_cost is NaN)
+  ProgressCallback progress;         // after each iteration (no cost: best_cost is NaN)
 };
 
+// Limits: seconds and memory_bytes (the e-graph's) stop the runner; threads match rules.
 egraph::RunReport run_eqsat(tensor::TensorEGraph& state, const dsl::RuleSet& rules,
-                            const EqsatOptions& options);
+                            const EqsatOptions& options, const SearchLimits& limits);
 
 }  // namespace mctsat::search

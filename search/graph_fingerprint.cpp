@@ -6,18 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "support/stable_hash.hpp"
 #include "tensor/tensor_language.hpp"
 
 namespace mctsat::search {
-namespace {
-
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h *= 0xff51afd7ed558ccdULL;
-  return h ^ (h >> 32);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 GraphFingerprint graph_fingerprint(const tensor::TensorEGraph& state,
                                    const tensor::Selection& selection) {
@@ -47,22 +40,23 @@ GraphFingerprint graph_fingerprint(const tensor::TensorEGraph& state,
       continue;
     }
     stack.pop_back();
-    std::uint64_t h = mix(0, node.op);
+    std::uint64_t h = hash_combine(0, node.op);
     const auto op = tensor::tensor_op(node.op);
     if (op == tensor::Op::kInput || op == tensor::Op::kWeight) {
-      h = mix(h, std::hash<std::string>{}(tables.leaves.at(node.payload).name));
+      h = hash_combine(h, fnv1a(tables.leaves.at(node.payload).name));
     } else if (op == tensor::Op::kOpaque) {
-      h = mix(h, std::hash<std::string>{}(tables.opaque.at(node.payload).name));
+      h = hash_combine(h, fnv1a(tables.opaque.at(node.payload).name));
     } else {
-      h = mix(h, static_cast<std::uint64_t>(node.payload));
+      h = hash_combine(h, static_cast<std::uint64_t>(node.payload));
     }
-    for (const egraph::Id child : node.children) h = mix(h, hash[egraph.find(child)]);
+    for (const egraph::Id child : node.children) h = hash_combine(h, hash[egraph.find(child)]);
     hash[c] = h;
     done[c] = true;
     if (op && op != tensor::Op::kInput && op != tensor::Op::kWeight) ++result.operators;
   }
   result.hash = state.roots.size();
-  for (const egraph::Id root : state.roots) result.hash = mix(result.hash, hash[egraph.find(root)]);
+  for (const egraph::Id root : state.roots)
+    result.hash = hash_combine(result.hash, hash[egraph.find(root)]);
   return result;
 }
 

@@ -9,17 +9,27 @@
 namespace mctsat::search {
 
 GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
-                        const StateCost& cost, const GreedyOptions& options) {
-  GreedyResult result{std::move(initial), {}, "step limit", 0};
+                        const StateCost& cost, const GreedyOptions& options,
+                        const SearchLimits& limits) {
+  GreedyResult result{std::move(initial), {}, StopReason::kStepLimit, 0};
   StepOptions step;
   step.node_limit = options.node_limit;
-  step.cycle_filter = options.cycle_filter;
+  step.cycle_filter = limits.cycle_filter;
   const auto start = std::chrono::steady_clock::now();
   double current = cost(result.state);
   ++result.evaluations;
   for (std::size_t s = 0; s < options.max_steps; ++s) {
     if (result.state.egraph.num_nodes() >= options.node_limit) {
-      result.stop_reason = "node limit";
+      result.stop = StopReason::kNodeLimit;
+      return result;
+    }
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
+        limits.seconds) {
+      result.stop = StopReason::kTimeLimit;
+      return result;
+    }
+    if (result.state.egraph.memory_bytes() >= limits.memory_bytes) {
+      result.stop = StopReason::kMemoryLimit;
       return result;
     }
     std::optional<tensor::TensorEGraph> best;
@@ -40,7 +50,7 @@ GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
       }
     }
     if (!best) {
-      result.stop_reason = "no improving rule";
+      result.stop = StopReason::kNoImprovement;
       return result;
     }
     result.state = std::move(*best);

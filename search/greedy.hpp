@@ -16,18 +16,20 @@ namespace mctsat::search {
 struct GreedyOptions {
   std::size_t node_limit = 2'000;
   std::size_t max_steps = 200;
-  bool cycle_filter = true;
   ProgressCallback progress;  // after each committed rule
 };
 
 struct GreedyResult {
   tensor::TensorEGraph state;
-  std::vector<std::size_t> committed;  // rules, in order
-  std::string stop_reason;             // "no improving rule", "node limit", "step limit"
+  std::vector<std::size_t> committed;        // rules, in order
+  StopReason stop = StopReason::kStepLimit;  // or no improvement, node, time or memory limit
   std::size_t evaluations = 0;
 };
 
+// Limits: seconds (checked before each step), memory_bytes (the e-graph), cycle_filter; one
+// thread.
 GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
-                        const StateCost& cost, const GreedyOptions& options);
+                        const StateCost& cost, const GreedyOptions& options,
+                        const SearchLimits& limits);
 
 }  // namespace mctsat::search

@@ -8,7 +8,6 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <unordered_map>
 
 #include <tbb/blocked_range.h>
@@ -17,6 +16,8 @@
 
 #include "search/rule_step.hpp"
 #include "support/error.hpp"
+#include "support/random_draws.hpp"
+#include "support/stable_hash.hpp"
 #include "support/thread_cpu_time.hpp"
 
 namespace mctsat::search {
@@ -25,17 +26,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using tensor::TensorEGraph;
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h *= 0xff51afd7ed558ccdULL;
-  return h ^ (h >> 32);
-}
-
 // A sorted multiset's hash.
 std::uint64_t hash_sorted(std::vector<std::uint64_t>& values) {
   std::sort(values.begin(), values.end());
   std::uint64_t h = values.size();
-  for (std::uint64_t v : values) h = mix(h, v);
+  for (std::uint64_t v : values) h = hash_combine(h, v);
   return h;
 }
 
@@ -80,17 +75,19 @@ struct Simulation {
 
 class Planner {
  public:
-  Planner(const dsl::RuleSet& rules, const StateCost& cost, const MctsOptions& options)
+  Planner(const dsl::RuleSet& rules, const StateCost& cost, const MctsOptions& options,
+          const SearchLimits& limits)
       : rules_(rules),
         cost_(cost),
         options_(options),
-        batch_(std::max<std::size_t>(options.batch == 0 ? options.threads : options.batch, 1)),
+        limits_(limits),
+        batch_(std::max<std::size_t>(options.batch == 0 ? limits.threads : options.batch, 1)),
         rng_(options.seed),
-        arena_(static_cast<int>(std::max<std::size_t>(options.threads, 1))),
+        arena_(static_cast<int>(std::max<std::size_t>(limits.threads, 1))),
         action_reward_(rules.size(), {0.0, 0}),
         commits_(rules.size(), 0) {
     step_options_.node_limit = options.node_limit;
-    step_options_.cycle_filter = options.cycle_filter;
+    step_options_.cycle_filter = limits.cycle_filter;
   }
 
   MctsResult run(TensorEGraph initial) {
@@ -103,37 +100,37 @@ class Planner {
     nodes_.push_back(make_node(-1, 0, std::move(root_state), root_cost, root_cost));
     tree_bytes_ = nodes_[0].bytes;
     result.initial_cost = root_cost;
-    result.stop_reason = "step limit";
+    result.stop = StopReason::kStepLimit;
     report_progress(0, root_cost, start);
     for (std::size_t step = 0; step < options_.max_steps; ++step) {
-      if (elapsed(start) >= options_.seconds) {
-        result.stop_reason = "time limit";
+      if (elapsed(start) >= limits_.seconds) {
+        result.stop = StopReason::kTimeLimit;
         break;
       }
       if (nodes_[0].terminal) {
-        result.stop_reason = "node limit";
+        result.stop = StopReason::kNodeLimit;
         break;
       }
-      if (tree_bytes_ >= options_.memory_limit) {
-        result.stop_reason = "memory limit";
+      if (tree_bytes_ >= limits_.memory_bytes) {
+        result.stop = StopReason::kMemoryLimit;
         break;
       }
       std::size_t simulations = 0;
-      while (simulations < options_.simulations && elapsed(start) < options_.seconds &&
-             tree_bytes_ < options_.memory_limit) {
+      while (simulations < options_.simulations && elapsed(start) < limits_.seconds &&
+             tree_bytes_ < limits_.memory_bytes) {
         simulations += run_wave(options_.simulations - simulations);
       }
       result.simulations += simulations;
       const int best = best_root_child();
       if (best < 0) {
-        result.stop_reason = "saturated";
+        result.stop = StopReason::kSaturated;
         break;
       }
       const TreeNode& chosen = nodes_[static_cast<std::size_t>(best)];
       const double mean =
           chosen.value / static_cast<double>(std::max<std::size_t>(chosen.visits, 1));
       if (mean <= 0 && options_.stop_without_gain) {
-        result.stop_reason = "no improving action";
+        result.stop = StopReason::kNoImprovement;
         break;
       }
       result.steps.push_back(
@@ -234,14 +231,13 @@ class Planner {
           [&](int c) { return c >= 0 && nodes_[static_cast<std::size_t>(c)].visits > 0; });
       const bool expand_here =
           untried_count(node) > claimed &&
-          (current == 0 || !any_visited_child ||
-           std::uniform_real_distribution<double>(0, 1)(rng_) < options_.expand_probability);
+          (current == 0 || !any_visited_child || random_unit(rng_) < options_.expand_probability);
       if (expand_here) {
         Claim& c = claims[current];
         if (c.claimants == 0) {
           for (std::size_t a = 0; a < rules_.size(); ++a)
             if (node.status[a] == ActionStatus::kUntried) c.order.push_back(a);
-          std::shuffle(c.order.begin(), c.order.end(), rng_);
+          random_shuffle(c.order, rng_);
         }
         sim.claim = &c;
         sim.slot = c.claimants++;
@@ -269,7 +265,7 @@ class Planner {
   // that changes the e-graph becomes the child), then a rollout. Reads the tree, writes `sim`.
   void play(Simulation& sim) {
     const double cpu_start = thread_cpu_seconds();
-    std::mt19937_64 rng(sim.seed);
+    RandomEngine rng(sim.seed);
     const TreeNode& leaf = nodes_[sim.path.back()];
     const TensorEGraph* from = leaf.state.get();
     double from_cost = leaf.cost;
@@ -332,7 +328,7 @@ class Planner {
     std::size_t started = 0;
     while (started < budget && wave.size() < batch_) {
       Simulation sim;
-      sim.seed = mix(options_.seed, ++simulations_started_);
+      sim.seed = hash_combine(options_.seed, ++simulations_started_);
       select(sim, claims);
       ++started;
       if (!sim.claim && nodes_[sim.path.back()].terminal) {
@@ -341,7 +337,7 @@ class Planner {
       }
       wave.push_back(std::move(sim));
     }
-    if (options_.threads <= 1 || wave.size() <= 1) {
+    if (limits_.threads <= 1 || wave.size() <= 1) {
       for (Simulation& sim : wave) play(sim);
     } else {
       arena_.execute([&] {
@@ -363,12 +359,11 @@ class Planner {
   }
 
   // A random-order list of actions for a rollout step, following the policy.
-  std::vector<std::size_t> rollout_candidates(std::mt19937_64& rng) const {
+  std::vector<std::size_t> rollout_candidates(RandomEngine& rng) const {
     std::vector<std::size_t> order(rules_.size());
     for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
-    std::shuffle(order.begin(), order.end(), rng);
-    if (options_.policy == RolloutPolicy::kHeavy &&
-        std::uniform_real_distribution<double>(0, 1)(rng) >= options_.heavy_epsilon) {
+    random_shuffle(order, rng);
+    if (options_.policy == RolloutPolicy::kHeavy && random_unit(rng) >= options_.heavy_epsilon) {
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return mean_reward(a) > mean_reward(b);
       });
@@ -382,7 +377,7 @@ class Planner {
   }
 
   // The discounted return of a rollout of up to rollout_depth steps from a state.
-  double rollout(const TensorEGraph& from, double from_cost, std::mt19937_64& rng) {
+  double rollout(const TensorEGraph& from, double from_cost, RandomEngine& rng) {
     if (options_.rollout_depth == 0) return 0;
     TensorEGraph state = from;
     double previous = from_cost;
@@ -436,8 +431,7 @@ class Planner {
       if (mean == best_mean) best.push_back(c);
     }
     if (best.empty()) return -1;
-    if (options_.tie_break == TieBreak::kRandom)
-      return best[std::uniform_int_distribution<std::size_t>(0, best.size() - 1)(rng_)];
+    if (options_.tie_break == TieBreak::kRandom) return best[random_below(rng_, best.size())];
     // Children are in rule order and min_element keeps the first of equals: the lowest rule
     // index breaks the remaining ties.
     const auto before = [&](int x, int y) {
@@ -479,9 +473,10 @@ class Planner {
   const dsl::RuleSet& rules_;
   const StateCost& cost_;
   MctsOptions options_;
+  SearchLimits limits_;
   std::size_t batch_;
   StepOptions step_options_;
-  std::mt19937_64 rng_;  // selection's coin flips and expansion orders (main thread only)
+  RandomEngine rng_;  // selection's coin flips and expansion orders (main thread only)
   tbb::task_arena arena_;
   std::vector<TreeNode> nodes_;
   std::mutex memo_mutex_;
@@ -495,32 +490,6 @@ class Planner {
 
 }  // namespace
 
-RolloutPolicy parse_rollout_policy(const std::string& name) {
-  if (name == "random") return RolloutPolicy::kRandom;
-  if (name == "heavy") return RolloutPolicy::kHeavy;
-  if (name == "lookahead") return RolloutPolicy::kLookahead;
-  throw Error("unknown rollout policy '" + name + "' (random, heavy, lookahead)");
-}
-
-TieBreak parse_tie_break(const std::string& name) {
-  if (name == "visits") return TieBreak::kVisits;
-  if (name == "random") return TieBreak::kRandom;
-  if (name == "fair") return TieBreak::kFair;
-  throw Error("unknown tie-break '" + name + "' (visits, random, fair)");
-}
-
-std::string tie_break_name(TieBreak tie_break) {
-  switch (tie_break) {
-    case TieBreak::kVisits:
-      return "visits";
-    case TieBreak::kRandom:
-      return "random";
-    case TieBreak::kFair:
-      return "fair";
-  }
-  return "visits";
-}
-
 std::uint64_t structural_hash(const TensorEGraph& state) {
   const auto& egraph = state.egraph;
   const auto classes = egraph.classes();
@@ -529,7 +498,8 @@ std::uint64_t structural_hash(const TensorEGraph& state) {
   for (egraph::Id c : classes) {
     parts.clear();
     for (egraph::Id n : egraph.nodes_of(c))
-      parts.push_back(mix(egraph.node(n).op, static_cast<std::uint64_t>(egraph.node(n).payload)));
+      parts.push_back(
+          hash_combine(egraph.node(n).op, static_cast<std::uint64_t>(egraph.node(n).payload)));
     colour[c] = hash_sorted(parts);
   }
   for (int round = 0; round < 2; ++round) {
@@ -537,24 +507,24 @@ std::uint64_t structural_hash(const TensorEGraph& state) {
       parts.clear();
       for (egraph::Id n : egraph.nodes_of(c)) {
         const auto e = egraph.node(n);
-        std::uint64_t h = mix(e.op, static_cast<std::uint64_t>(e.payload));
-        for (egraph::Id child : e.children) h = mix(h, colour[egraph.find(child)]);
+        std::uint64_t h = hash_combine(e.op, static_cast<std::uint64_t>(e.payload));
+        for (egraph::Id child : e.children) h = hash_combine(h, colour[egraph.find(child)]);
         parts.push_back(h);
       }
-      next[c] = mix(colour[c], hash_sorted(parts));
+      next[c] = hash_combine(colour[c], hash_sorted(parts));
     }
     colour.swap(next);
   }
   parts.clear();
   for (egraph::Id c : classes) parts.push_back(colour[c]);
   std::uint64_t h = hash_sorted(parts);
-  for (egraph::Id root : state.roots) h = mix(h, colour[egraph.find(root)]);
-  return mix(h, egraph.num_nodes() * 1'000'003ULL + egraph.num_classes());
+  for (egraph::Id root : state.roots) h = hash_combine(h, colour[egraph.find(root)]);
+  return hash_combine(h, egraph.num_nodes() * 1'000'003ULL + egraph.num_classes());
 }
 
 MctsResult run_mcts(TensorEGraph initial, const dsl::RuleSet& rules, const StateCost& cost,
-                    const MctsOptions& options) {
-  return Planner(rules, cost, options).run(std::move(initial));
+                    const MctsOptions& options, const SearchLimits& limits) {
+  return Planner(rules, cost, options, limits).run(std::move(initial));
 }
 
 }  // namespace mctsat::search

@@ -32,12 +32,18 @@
 
 #include "dsl/lowering.hpp"
 #include "search/progress.hpp"
+#include "search/search_limits.hpp"
+#include "search/stop_reason.hpp"
+#include "support/enum_names.hpp"
 #include "tensor/egraph_conversion.hpp"
 
 namespace mctsat::search {
 
 enum class RolloutPolicy { kRandom, kHeavy, kLookahead };
-RolloutPolicy parse_rollout_policy(const std::string& name);  // random | heavy | lookahead
+inline constexpr EnumNames<RolloutPolicy, 3> kRolloutPolicyNames{
+    {{RolloutPolicy::kRandom, "random"},
+     {RolloutPolicy::kHeavy, "heavy"},
+     {RolloutPolicy::kLookahead, "lookahead"}}};
 
 // Which of the root actions sharing the best mean value a planning step commits. It matters when
 // the search continues without gain (`stop_without_gain` false): then every root value is 0 and
@@ -49,8 +55,8 @@ RolloutPolicy parse_rollout_policy(const std::string& name);  // random | heavy 
 //    e-nodes, then the lowest index, so that a run of zero-value commits applies every rule that
 //    changes the e-graph in turn, cheapest growth first, instead of one rule again and again.
 enum class TieBreak { kVisits, kRandom, kFair };
-TieBreak parse_tie_break(const std::string& name);  // visits | random | fair
-std::string tie_break_name(TieBreak tie_break);
+inline constexpr EnumNames<TieBreak, 3> kTieBreakNames{
+    {{TieBreak::kVisits, "visits"}, {TieBreak::kRandom, "random"}, {TieBreak::kFair, "fair"}}};
 
 struct MctsOptions {
   std::size_t simulations = 128;  // per planning step
@@ -62,17 +68,11 @@ struct MctsOptions {
   std::size_t node_limit = 5'000;   // e-nodes
   bool stop_without_gain = true;    // stop when the best root action's mean value is 0
   TieBreak tie_break = TieBreak::kVisits;
-  // Bytes of the e-graph snapshots the tree holds: simulations stop when they reach it, and the
-  // search stops when the tree is still this large after a commit.
-  std::size_t memory_limit = std::numeric_limits<std::size_t>::max();
-  double seconds = 3600;  // wall-clock budget for the whole search
   RolloutPolicy policy = RolloutPolicy::kRandom;
   double heavy_epsilon = 0.2;       // heavy policy: chance of a random action
   std::size_t lookahead_width = 5;  // lookahead policy: one-step candidates tried
   std::uint64_t seed = 1;
-  bool cycle_filter = true;
-  std::size_t threads = 1;    // worker threads for a wave's expansions and rollouts
-  std::size_t batch = 0;      // simulations per wave; 0 = `threads`
+  std::size_t batch = 0;      // simulations per wave; 0 = the limits' thread count
   ProgressCallback progress;  // after each committed step (best cost = the root's reward cost)
 };
 
@@ -91,8 +91,7 @@ struct MctsStep {
 struct MctsResult {
   tensor::TensorEGraph state;  // the final e-graph (all committed actions applied)
   std::vector<MctsStep> steps;
-  std::string stop_reason;  // "no improving action", "node limit", "step limit", "time limit",
-                            // "memory limit", "saturated"
+  StopReason stop = StopReason::kStepLimit;
   std::size_t simulations = 0;
   // Reward extractions run and answered from the memo (with several threads, two simulations may
   // both miss on one state, so these two counts, unlike the search, may vary from run to run).
@@ -106,8 +105,11 @@ struct MctsResult {
   double initial_cost = 0;
 };
 
+// Limits: `seconds` is the whole search's budget; `memory_bytes` bounds the e-graph snapshots the
+// tree holds (simulations stop when they reach it, and the search stops when the tree is still
+// this large after a commit); `threads` run a wave's expansions and rollouts.
 MctsResult run_mcts(tensor::TensorEGraph initial, const dsl::RuleSet& rules, const StateCost& cost,
-                    const MctsOptions& options);
+                    const MctsOptions& options, const SearchLimits& limits);
 
 // A hash of an e-graph's structure that does not depend on e-class ids (two rounds of colour
 // refinement over classes), for memoizing extracted costs across states reached in other orders.

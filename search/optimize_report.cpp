@@ -1,21 +1,40 @@
-// Building the JSON record of an optimization.
+// Serializing the record of an optimization.
 #include "search/optimize_report.hpp"
 
 #include <cmath>
 
 #include "extract/extractor.hpp"
+#include "search/option_registry.hpp"
 #include "tensor/graph_stats.hpp"
 
 namespace mctsat::search {
 
-nlohmann::json optimize_report(const OptimizeResult& r, const OptimizeOptions& options) {
+std::string_view iteration_name(StrategyKind strategy) {
+  switch (strategy) {
+    case StrategyKind::kEqsat:
+      return "iteration";
+    case StrategyKind::kMcts:
+    case StrategyKind::kGreedy:
+      return "step";
+    case StrategyKind::kTaso:
+      return "graph";
+  }
+  return "iteration";
+}
+
+nlohmann::json OptimizeReport::to_json() const {
+  const OptimizeResult& r = result;
   nlohmann::json rules = nlohmann::json::array();
   for (const auto& [name, count] : r.rules_used)
     rules.push_back({{"rule", name}, {"count", count}});
   nlohmann::json report = {
-      {"strategy", options.strategy},
-      {"extract", options.extract},
-      {"final_extract", options.final_extract},
+      {"model", model},
+      {"operators", operators},
+      {"cost_model", cost_model},
+      {"strategy", name_of(kStrategyNames, options.strategy)},
+      {"extract", name_of(extract::kExtractorNames, options.extract)},
+      {"final_extract", name_of(extract::kExtractorNames, options.final_extract)},
+      {"options", options_json(options)},
       {"original_cost_ms", r.original_cost},
       {"optimized_cost_ms", r.optimized_cost},
       {"speedup_percent", r.speedup_percent()},
@@ -23,7 +42,8 @@ nlohmann::json optimize_report(const OptimizeResult& r, const OptimizeOptions& o
       {"extraction_seconds", r.extraction_seconds},
       {"egraph", {{"nodes", r.nodes}, {"classes", r.classes}}},
       {"iterations", r.iterations},
-      {"stop_reason", r.stop_reason},
+      {"iteration_name", iteration_name(options.strategy)},
+      {"stop_reason", name_of(kStopReasonNames, r.stop)},
       {"rules_used", rules},
       {"extraction",
        {{"status", extract::status_name(r.extraction.status)},
@@ -34,38 +54,36 @@ nlohmann::json optimize_report(const OptimizeResult& r, const OptimizeOptions& o
       {"kept_original", r.kept_original},
       {"optimized_operators", tensor::graph_stats(r.graph).operators},
   };
-  if (options.strategy == "mcts") {
+  if (r.mcts) {
     nlohmann::json steps = nlohmann::json::array();
-    for (const auto& step : r.mcts.steps)
+    for (const auto& step : r.mcts->steps)
       steps.push_back({{"rule", step.rule},
                        {"mean_value", step.mean_value},
                        {"cost_ms", step.cost},
                        {"nodes", step.nodes}});
     report["mcts"] = {
         {"seed", options.mcts.seed},
-        {"simulations", r.mcts.simulations},
-        {"reward_extractions", r.mcts.evaluations},
-        {"memo_hits", r.mcts.memo_hits},
-        {"threads", options.mcts.threads},
-        {"batch", options.mcts.batch == 0 ? options.mcts.threads : options.mcts.batch},
+        {"simulations", r.mcts->simulations},
+        {"reward_extractions", r.mcts->evaluations},
+        {"memo_hits", r.mcts->memo_hits},
+        {"threads", options.limits.threads},
+        {"batch", options.mcts.batch == 0 ? options.limits.threads : options.mcts.batch},
         {"stop_without_gain", options.mcts.stop_without_gain},
-        {"tie_break", tie_break_name(options.mcts.tie_break)},
-        {"cpu_seconds", r.mcts.cpu_seconds},
-        {"simulation_cpu_seconds", r.mcts.simulation_cpu_seconds},
-        {"critical_cpu_seconds", r.mcts.critical_cpu_seconds},
+        {"tie_break", name_of(kTieBreakNames, options.mcts.tie_break)},
+        {"cpu_seconds", r.mcts->cpu_seconds},
+        {"simulation_cpu_seconds", r.mcts->simulation_cpu_seconds},
+        {"critical_cpu_seconds", r.mcts->critical_cpu_seconds},
         {"steps", steps}};
-    if (options.taso_graph != "none")
-      report["taso_graph"] = {
-          {"mode", options.taso_graph},  {"budget", options.taso.budget},
-          {"explored", r.taso.explored}, {"best_explored", r.taso.best_explored},
-          {"cost_ms", r.taso.cost},      {"stop_reason", r.taso.stop_reason},
-          {"kept", r.kept_taso}};
   }
-  if (options.strategy == "taso")
-    report["taso"] = {{"alpha", options.taso.alpha},     {"budget", options.taso.budget},
-                      {"explored", r.taso.explored},     {"best_explored", r.taso.best_explored},
-                      {"candidates", r.taso.candidates}, {"queued", r.taso.queued},
-                      {"cyclic", r.taso.cyclic},         {"threads", options.taso.threads}};
+  if (r.taso)
+    report["taso"] = {{"alpha", options.taso.alpha},      {"budget", options.taso.budget},
+                      {"explored", r.taso->explored},     {"best_explored", r.taso->best_explored},
+                      {"cost_ms", r.taso->cost},          {"candidates", r.taso->candidates},
+                      {"queued", r.taso->queued},         {"cyclic", r.taso->cyclic},
+                      {"threads", options.limits.threads}};
+  report["kept_fallback"] = r.kept_fallback;
+  if (check) report["check"] = *check;
+  if (measured) report["measured"] = *measured;
   return report;
 }
 

@@ -1,7 +1,11 @@
-// The JSON record of one optimization: options, costs, speedup, time split, e-graph size, stop
-// reason, rules used, final extraction and (mcts) the search's statistics. `mctsat optimize
-// --json` prints it and the bench harness stores it per run, so that both speak the same format.
+// The record of one optimization, typed: what was optimized (model, operators, cost model), with
+// which options, and the result, plus the optional numeric check and measured speedup records of
+// the layers that make them. `mctsat optimize` prints it for people (cli/) and as JSON; the bench
+// harness stores the JSON per run, so that both speak the same format.
 #pragma once
+
+#include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -9,13 +13,29 @@
 
 namespace mctsat::search {
 
-// Keys: strategy, extract, final_extract, original_cost_ms, optimized_cost_ms, speedup_percent,
-// exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, stop_reason,
-// rules_used [{rule, count}], extraction {status, dag_cost_ms, gap, seconds, detail},
-// kept_original, optimized_operators, and for mcts: mcts {seed, simulations, reward_extractions,
-// memo_hits, threads, batch, stop_without_gain, tie_break, cpu_seconds, simulation_cpu_seconds,
-// critical_cpu_seconds, steps [{rule, mean_value, cost_ms, nodes}]}; for taso: taso {alpha, budget, explored, candidates,
-// queued, cyclic, threads}.
-nlohmann::json optimize_report(const OptimizeResult& result, const OptimizeOptions& options);
+struct OptimizeReport {
+  std::string model;          // as the user named it
+  std::size_t operators = 0;  // of the input graph
+  std::string cost_model;     // the cost model's name
+  OptimizeOptions options;
+  OptimizeResult result;
+  std::optional<nlohmann::json> check;     // --check: the equivalence check's record
+  std::optional<nlohmann::json> measured;  // --measure: the measured speedup's record
+
+  // Keys: model, operators, cost_model, strategy, extract, final_extract, options (every
+  // registry option by name), original_cost_ms, optimized_cost_ms, speedup_percent,
+  // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, iteration_name,
+  // stop_reason, rules_used [{rule, count}], extraction {status, dag_cost_ms, gap, seconds,
+  // detail}, kept_original, optimized_operators, check and measured when present; for mcts: mcts
+  // {seed, simulations, reward_extractions, memo_hits, threads, batch, stop_without_gain,
+  // tie_break, cpu_seconds, simulation_cpu_seconds, critical_cpu_seconds, steps [{rule,
+  // mean_value, cost_ms, nodes}]}; for taso: taso {alpha, budget, explored, candidates, queued,
+  // cyclic, threads} (also for mcts with a taso graph, plus best_explored and cost_ms);
+  // kept_fallback: the result is the strategy's fallback graph (mcts: TASO's).
+  nlohmann::json to_json() const;
+};
+
+// The name of one iteration of the strategy in reports: "iteration", "step" or "graph".
+std::string_view iteration_name(StrategyKind strategy);
 
 }  // namespace mctsat::search

@@ -85,11 +85,13 @@ struct Candidate {
 
 class TasoSearch {
  public:
-  TasoSearch(const dsl::RuleSet& rules, const tensor::CostModel& model, const TasoOptions& options)
+  TasoSearch(const dsl::RuleSet& rules, const tensor::CostModel& model, const TasoOptions& options,
+             const SearchLimits& limits)
       : rules_(rules),
         model_(model),
         options_(options),
-        arena_(static_cast<int>(std::max<std::size_t>(options.threads, 1))) {}
+        limits_(limits),
+        arena_(static_cast<int>(std::max<std::size_t>(limits.threads, 1))) {}
 
   TasoResult run(const tensor::Graph& input) {
     const auto start = Clock::now();
@@ -105,14 +107,14 @@ class TasoSearch {
                                         static_cast<double>(fingerprint.operators));
     seen_.insert(fingerprint.hash);
     queue_.push({result.cost, 0});
-    result.stop_reason = "queue empty";
+    result.stop = StopReason::kQueueEmpty;
     while (!queue_.empty()) {
       if (result.explored >= options_.budget) {
-        result.stop_reason = "budget";
+        result.stop = StopReason::kBudget;
         break;
       }
-      if (seconds_since(start) >= options_.seconds) {
-        result.stop_reason = "time limit";
+      if (seconds_since(start) >= limits_.seconds) {
+        result.stop = StopReason::kTimeLimit;
         break;
       }
       const auto [cost, index] = queue_.top();
@@ -181,7 +183,7 @@ class TasoSearch {
       c.accepted = true;
       c.fingerprint = fingerprint.hash;
     };
-    if (options_.threads <= 1) {
+    if (limits_.threads <= 1) {
       for (Candidate& c : candidates) evaluate(c);
     } else {
       arena_.execute([&] {
@@ -215,6 +217,7 @@ class TasoSearch {
   const dsl::RuleSet& rules_;
   const tensor::CostModel& model_;
   const TasoOptions& options_;
+  const SearchLimits& limits_;
   tbb::task_arena arena_;
   std::size_t max_ops_ = 0;
   std::vector<Entry> entries_;
@@ -228,8 +231,9 @@ class TasoSearch {
 }  // namespace
 
 TasoResult run_taso(const tensor::Graph& graph, const dsl::RuleSet& rules,
-                    const tensor::CostModel& model, const TasoOptions& options) {
-  return TasoSearch(rules, model, options).run(graph);
+                    const tensor::CostModel& model, const TasoOptions& options,
+                    const SearchLimits& limits) {
+  return TasoSearch(rules, model, options, limits).run(graph);
 }
 
 }  // namespace mctsat::search

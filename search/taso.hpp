@@ -26,6 +26,8 @@
 
 #include "dsl/lowering.hpp"
 #include "search/progress.hpp"
+#include "search/search_limits.hpp"
+#include "search/stop_reason.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/graph.hpp"
 
@@ -35,9 +37,7 @@ struct TasoOptions {
   double alpha = 1.05;          // relaxation: accept candidates below alpha x the best cost
   std::size_t budget = 1'000;   // graphs popped from the queue and expanded
   double max_ops_factor = 2.0;  // reject candidates with more operators than this x the input's
-  double seconds = 3600;
-  std::size_t threads = 1;
-  ProgressCallback progress;  // after each explored graph
+  ProgressCallback progress;    // after each explored graph
 };
 
 struct TasoResult {
@@ -49,10 +49,12 @@ struct TasoResult {
   std::size_t candidates = 0;        // rewritten graphs built (one per applicable match)
   std::size_t queued = 0;            // candidates that entered the queue
   std::size_t cyclic = 0;            // candidates rejected as cyclic
-  std::string stop_reason;           // "budget", "time limit", "queue empty"
+  StopReason stop = StopReason::kQueueEmpty;  // or budget, time limit
 };
 
+// Limits: seconds (checked before each popped graph), threads (candidates of a wave).
 TasoResult run_taso(const tensor::Graph& graph, const dsl::RuleSet& rules,
-                    const tensor::CostModel& model, const TasoOptions& options);
+                    const tensor::CostModel& model, const TasoOptions& options,
+                    const SearchLimits& limits);
 
 }  // namespace mctsat::search

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "support/error.hpp"
+#include "support/splitmix64.hpp"
 #include "support/stable_hash.hpp"
 
 namespace mctsat::tensor {
@@ -16,10 +17,7 @@ namespace {
 
 // The splitmix64 finalizer: spreads every input bit over the whole word.
 std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
+  return SplitMix64(x).next();
 }
 
 Error node_error(const Node& node, std::string message) {

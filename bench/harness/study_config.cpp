@@ -12,6 +12,7 @@
 
 #include "extract/extractor.hpp"
 #include "frontend/zoo.hpp"
+#include "search/option_registry.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "support/json_text.hpp"
@@ -98,173 +99,23 @@ class Reader {
   std::string file_;
 };
 
-// One search parameter: its name, how it is checked and stored, and how it is read back.
-struct Parameter {
-  std::string name;
-  std::function<void(const Reader&, const json&, const std::string&, OptimizeOptions&)> set;
-  std::function<json(const OptimizeOptions&)> get;
-};
-
-template <typename T>
-Parameter uint_param(std::string name, T OptimizeOptions::*group, std::size_t T::*field,
-                     std::uint64_t min) {
-  return {std::move(name),
-          [=](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-            o.*group.*field = r.integer(v, path, min);
-          },
-          [=](const OptimizeOptions& o) { return json(o.*group.*field); }};
-}
-
-template <typename T>
-Parameter real_param(std::string name, T OptimizeOptions::*group, double T::*field, double min,
-                     bool min_inclusive, double max = 1e300) {
-  return {std::move(name),
-          [=](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-            o.*group.*field = r.number(v, path, min, min_inclusive, max);
-          },
-          [=](const OptimizeOptions& o) { return json(o.*group.*field); }};
-}
-
-Parameter choice_param(std::string name, std::string OptimizeOptions::*field,
-                       std::vector<std::string> (*choices)()) {
-  return {std::move(name),
-          [=](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-            const std::string value = r.string(v, path);
-            const auto known = choices();
-            if (std::find(known.begin(), known.end(), value) == known.end())
-              r.fail(path,
-                     fmt::format("unknown value '{}' (known: {})", value, fmt::join(known, ", ")));
-            o.*field = value;
-          },
-          [=](const OptimizeOptions& o) { return json(o.*field); }};
-}
-
-std::string policy_name(search::RolloutPolicy policy) {
-  switch (policy) {
-    case search::RolloutPolicy::kRandom:
-      return "random";
-    case search::RolloutPolicy::kHeavy:
-      return "heavy";
-    case search::RolloutPolicy::kLookahead:
-      return "lookahead";
-  }
-  return "random";
-}
-
-const std::vector<Parameter>& parameters() {
-  using search::EqsatOptions;
-  using search::MctsOptions;
-  static const std::vector<Parameter> table = [] {
-    std::vector<Parameter> p;
-    p.push_back(choice_param("strategy", &OptimizeOptions::strategy, &search::strategy_names));
-    p.push_back(choice_param("extract", &OptimizeOptions::extract, &extract::extractor_names));
-    p.push_back(
-        choice_param("final_extract", &OptimizeOptions::final_extract, &extract::extractor_names));
-    p.push_back(real_param("ilp_seconds", &OptimizeOptions::extractor,
-                           &extract::ExtractorOptions::time_limit_seconds, 0, false));
-    // The dag extractor's seeded restarts and chain moves (reward and final extraction alike).
-    p.push_back(uint_param("dag_restarts", &OptimizeOptions::extractor,
-                           &extract::ExtractorOptions::dag_restarts, 0));
-    p.push_back({"dag_chains",
-                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-                   o.extractor.dag_chains = r.boolean(v, path);
-                 },
-                 [](const OptimizeOptions& o) { return json(o.extractor.dag_chains); }});
-    // The search's own time budget (both strategies), not the run's hard limit.
-    p.push_back({"search_seconds",
-                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-                   o.mcts.seconds = o.eqsat.seconds = o.taso.seconds = r.number(v, path, 0, false);
-                 },
-                 [](const OptimizeOptions& o) { return json(o.mcts.seconds); }});
-    p.push_back(
-        choice_param("taso_graph", &OptimizeOptions::taso_graph, &search::taso_graph_modes));
-    p.push_back({"cycle_filter",
-                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-                   o.mcts.cycle_filter = o.eqsat.cycle_filter = r.boolean(v, path);
-                 },
-                 [](const OptimizeOptions& o) { return json(o.mcts.cycle_filter); }});
-    p.push_back(
-        uint_param("eqsat.node_limit", &OptimizeOptions::eqsat, &EqsatOptions::node_limit, 1));
-    p.push_back(
-        uint_param("eqsat.iterations", &OptimizeOptions::eqsat, &EqsatOptions::iterations, 0));
-    p.push_back(
-        uint_param("eqsat.k_multi", &OptimizeOptions::eqsat, &EqsatOptions::multi_iterations, 0));
-    p.push_back(uint_param("eqsat.threads", &OptimizeOptions::eqsat, &EqsatOptions::threads, 1));
-    p.push_back(
-        uint_param("mcts.simulations", &OptimizeOptions::mcts, &MctsOptions::simulations, 1));
-    p.push_back(
-        uint_param("mcts.rollout_depth", &OptimizeOptions::mcts, &MctsOptions::rollout_depth, 0));
-    p.push_back(real_param("mcts.gamma", &OptimizeOptions::mcts, &MctsOptions::gamma, 0, true, 1));
-    p.push_back(
-        real_param("mcts.exploration", &OptimizeOptions::mcts, &MctsOptions::exploration, 0, true));
-    p.push_back(real_param("mcts.expand_probability", &OptimizeOptions::mcts,
-                           &MctsOptions::expand_probability, 0, true, 1));
-    p.push_back(uint_param("mcts.max_steps", &OptimizeOptions::mcts, &MctsOptions::max_steps, 1));
-    p.push_back(uint_param("mcts.node_limit", &OptimizeOptions::mcts, &MctsOptions::node_limit, 1));
-    // false: keep committing the best root action when none gains (the paper's planning loop).
-    p.push_back({"mcts.stop_without_gain",
-                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-                   o.mcts.stop_without_gain = r.boolean(v, path);
-                 },
-                 [](const OptimizeOptions& o) { return json(o.mcts.stop_without_gain); }});
-    p.push_back({"mcts.tie_break",
-                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-                   try {
-                     o.mcts.tie_break = search::parse_tie_break(r.string(v, path));
-                   } catch (const Error& e) {
-                     r.fail(path, e.message());
-                   }
-                 },
-                 [](const OptimizeOptions& o) {
-                   return json(search::tie_break_name(o.mcts.tie_break));
-                 }});
-    p.push_back({"mcts.policy",
-                 [](const Reader& r, const json& v, const std::string& path, OptimizeOptions& o) {
-                   const std::string name = r.string(v, path);
-                   if (name != "random" && name != "heavy" && name != "lookahead")
-                     r.fail(path, fmt::format("unknown rollout policy '{}' (known: random, heavy, "
-                                              "lookahead)",
-                                              name));
-                   o.mcts.policy = search::parse_rollout_policy(name);
-                 },
-                 [](const OptimizeOptions& o) { return json(policy_name(o.mcts.policy)); }});
-    p.push_back(real_param("mcts.heavy_epsilon", &OptimizeOptions::mcts,
-                           &MctsOptions::heavy_epsilon, 0, true, 1));
-    p.push_back(uint_param("mcts.lookahead_width", &OptimizeOptions::mcts,
-                           &MctsOptions::lookahead_width, 1));
-    // Parallel MCTS: worker threads, and simulations per wave (0: the thread count). A seed gives
-    // the same search for every thread count at a fixed batch.
-    p.push_back(uint_param("mcts.threads", &OptimizeOptions::mcts, &MctsOptions::threads, 1));
-    p.push_back(uint_param("mcts.batch", &OptimizeOptions::mcts, &MctsOptions::batch, 0));
-    // TASO's backtracking search.
-    p.push_back(
-        real_param("taso.alpha", &OptimizeOptions::taso, &search::TasoOptions::alpha, 1, true));
-    p.push_back(uint_param("taso.budget", &OptimizeOptions::taso, &search::TasoOptions::budget, 1));
-    p.push_back(real_param("taso.max_ops_factor", &OptimizeOptions::taso,
-                           &search::TasoOptions::max_ops_factor, 0, false));
-    p.push_back(
-        uint_param("taso.threads", &OptimizeOptions::taso, &search::TasoOptions::threads, 1));
-    return p;
-  }();
-  return table;
-}
-
-const Parameter* find_parameter(const std::string& name) {
-  for (const Parameter& p : parameters())
-    if (p.name == name) return &p;
-  return nullptr;
-}
-
 // A configuration's parameters as flat name -> (value, JSON path): nested "eqsat", "mcts" and
 // "taso" objects become "eqsat.x", "mcts.x", "taso.x".
 using FlatParameters = std::vector<std::pair<std::string, std::pair<json, std::string>>>;
+
+// Whether registry option names "key.x" exist (a study may nest them as {"key": {"x": ...}}).
+bool is_option_group(const std::string& key) {
+  for (const search::OptionSpec& spec : search::option_registry())
+    if (spec.name.starts_with(key + ".")) return true;
+  return false;
+}
 
 void flatten(const json& object, const std::string& path, FlatParameters& out,
              std::initializer_list<std::string_view> reserved) {
   for (const auto& [key, value] : object.items()) {
     if (std::find(reserved.begin(), reserved.end(), key) != reserved.end()) continue;
     const std::string where = fmt::format("{}/{}", path, key);
-    if ((key == "eqsat" || key == "mcts" || key == "taso") && value.is_object()) {
+    if (value.is_object() && is_option_group(key)) {
       for (const auto& [inner, v] : value.items())
         out.push_back({key + "." + inner, {v, fmt::format("{}/{}", where, inner)}});
     } else {
@@ -275,12 +126,17 @@ void flatten(const json& object, const std::string& path, FlatParameters& out,
 
 void apply(const Reader& r, const std::string& name, const json& value, const std::string& path,
            OptimizeOptions& options) {
-  if (name == "mcts.seed") r.fail(path, "seeds are given by the top-level \"seeds\" list");
-  const Parameter* p = find_parameter(name);
-  if (p == nullptr)
+  const search::OptionSpec* spec = search::find_option(name);
+  if (spec != nullptr && !spec->in_study)
+    r.fail(path, name == "mcts.seed"
+                     ? std::string("seeds are given by the top-level \"seeds\" list")
+                     : fmt::format("'{}' is not a study parameter", name));
+  if (spec == nullptr)
     r.fail(path, fmt::format("unknown parameter '{}' (known: {})", name,
                              fmt::join(parameter_names(), ", ")));
-  p->set(r, value, path, options);
+  if (const std::string error = search::option_value_error(*spec, value); !error.empty())
+    r.fail(path, error);
+  spec->set(options, value);
 }
 
 Limits read_limits(const Reader& r, const json& value, const std::string& path, Limits limits) {
@@ -292,9 +148,9 @@ Limits read_limits(const Reader& r, const json& value, const std::string& path, 
   return limits;
 }
 
-std::optional<search::SpeedupMeasureOptions> read_measure(const Reader& r, const json& value) {
+std::optional<runtime::SpeedupMeasureOptions> read_measure(const Reader& r, const json& value) {
   const std::string path = "/measure";
-  search::SpeedupMeasureOptions options;
+  runtime::SpeedupMeasureOptions options;
   options.threads = 1;  // runs may go in parallel (--jobs): one oneDNN thread each
   if (value.is_boolean()) return value.get<bool>() ? std::optional(options) : std::nullopt;
   if (!value.is_object())
@@ -444,7 +300,7 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
       r.fail(path, fmt::format("cost model name '{}' is used twice", cost.name));
     // Unknown devices and unreadable tables are found now rather than in every run.
     try {
-      (void)tensor::make_cost_model(cost.spec);
+      (void)runtime::make_cost_model(cost.spec);
     } catch (const Error& e) {
       r.fail(path, e.message());
     }
@@ -500,15 +356,13 @@ std::vector<Variant> read_configuration(const Reader& r, const json& config,
 
 std::vector<std::string> parameter_names() {
   std::vector<std::string> names;
-  for (const Parameter& p : parameters()) names.push_back(p.name);
+  for (const search::OptionSpec& spec : search::option_registry())
+    if (spec.in_study) names.push_back(spec.name);
   return names;
 }
 
 json parameters_json(const OptimizeOptions& options) {
-  json out = json::object();
-  for (const Parameter& p : parameters()) out[p.name] = p.get(options);
-  out["mcts.seed"] = options.mcts.seed;
-  return out;
+  return search::options_json(options);
 }
 
 Study parse_study(const std::string& text, const std::string& path,
@@ -571,7 +425,8 @@ Study parse_study(const std::string& text, const std::string& path,
         for (const Variant& variant : expanded[c])
           for (std::size_t k = 0; k < study.costs.size(); ++k)
             for (std::uint64_t seed : seeds) {
-              if (variant.options.strategy != "mcts" && seed != seeds.front()) continue;
+              if (variant.options.strategy != search::StrategyKind::kMcts && seed != seeds.front())
+                continue;
               RunSpec run;
               run.index = study.runs.size();
               run.model = m;

@@ -15,9 +15,9 @@
 
 #include "dsl/rule_library.hpp"
 #include "frontend/model_io.hpp"
-#include "search/measured_speedup.hpp"
+#include "runtime/cost_model_factory.hpp"
+#include "runtime/measured_speedup.hpp"
 #include "search/optimizer.hpp"
-#include "tensor/cost_model_factory.hpp"
 
 namespace mctsat::bench {
 
@@ -35,7 +35,7 @@ struct RulesSpec {
 
 struct CostSpec {
   std::string name;
-  tensor::CostModelSpec spec;
+  runtime::CostModelSpec spec;
 };
 
 struct Limits {
@@ -67,7 +67,7 @@ struct Study {
   // "measure": true or {"runs", "warmup", "threads"}: every run also times the original and the
   // optimized graph with oneDNN (search/measured_speedup.hpp; one thread unless told otherwise)
   // and records the real speedup in its report. Unset: no measurement.
-  std::optional<search::SpeedupMeasureOptions> measure;
+  std::optional<runtime::SpeedupMeasureOptions> measure;
 };
 
 // Reads and expands a config file. Relative model, rule and cost-table paths are resolved

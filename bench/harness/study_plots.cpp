@@ -115,7 +115,8 @@ Plot rule_heat_map(const Summary& s, bool& empty) {
   Plot p;
   p.name = "rules";
   bool committing = false;
-  for (const Variant& v : s.variants) committing = committing || v.strategy != "eqsat";
+  for (const Variant& v : s.variants)
+    committing = committing || v.strategy != search::StrategyKind::kEqsat;
   std::set<std::string> rules;
   struct Row {
     std::string label;
@@ -123,10 +124,11 @@ Plot rule_heat_map(const Summary& s, bool& empty) {
   };
   std::vector<Row> rows;
   std::size_t used_variants = 0;
-  for (const Variant& v : s.variants) used_variants += (v.strategy != "eqsat") == committing;
+  for (const Variant& v : s.variants)
+    used_variants += (v.strategy != search::StrategyKind::kEqsat) == committing;
   for (std::size_t m = 0; m < s.models.size(); ++m)
     for (std::size_t v = 0; v < s.variants.size(); ++v) {
-      if ((s.variants[v].strategy != "eqsat") != committing) continue;
+      if ((s.variants[v].strategy != search::StrategyKind::kEqsat) != committing) continue;
       const Cell* c = cell_at(s, m, v);
       if (c == nullptr) continue;
       Row row{used_variants > 1 ? s.models[m] + " / " + s.variants[v].label : s.models[m],

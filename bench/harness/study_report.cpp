@@ -204,7 +204,9 @@ Summary summarize(const std::vector<json>& records, const std::vector<json>& ref
     if (variant == summary.variants.size())
       summary.variants.push_back(
           {label, record.value("base_configuration", label), record.value("sweep", json::object()),
-           record.contains("parameters") ? record["parameters"].value("strategy", "") : ""});
+           record.contains("parameters")
+               ? find_name(search::kStrategyNames, record["parameters"].value("strategy", ""))
+               : std::nullopt});
     Cell& cell = summary.cells[{model, variant}];
     Values& v = values[{model, variant}];
     if (record.contains("machine") && record["machine"].is_object())

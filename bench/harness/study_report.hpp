@@ -9,10 +9,13 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "search/strategy.hpp"
 
 namespace mctsat::bench {
 
@@ -39,7 +42,9 @@ struct Variant {
   std::string label;               // column name
   std::string base_configuration;  // the configuration's name (without swept values)
   nlohmann::json sweep;            // swept parameter -> value
-  std::string strategy;            // eqsat | mcts | greedy
+  // The strategy of its runs (from the records; none when they do not say). Saturation applies
+  // rules where the others commit them.
+  std::optional<search::StrategyKind> strategy;
 };
 
 // The cheapest graph found for a model under a cost model, by any run of the study or of the

@@ -14,7 +14,7 @@
 #include "bench/harness/run_records.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
-#include "search/measured_speedup.hpp"
+#include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
@@ -218,22 +218,23 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
         job.memory_mb = run.limits.memory_mb;
         job.log_path = (logs / (run.id + ".log")).string();
         job.work = [&study, &graphs, &rule_sets, &run]() {
-          const auto model = tensor::make_cost_model(study.costs[run.cost].spec);
+          const auto model = runtime::make_cost_model(study.costs[run.cost].spec);
           const tensor::Graph& graph = *graphs[run.model];
           // Prepared before the search: a graph oneDNN cannot run fails at once.
-          std::optional<search::SpeedupMeasurement> measurement;
+          std::optional<runtime::SpeedupMeasurement> measurement;
           if (study.measure) {
-            search::SpeedupMeasureOptions measure = *study.measure;
+            runtime::SpeedupMeasureOptions measure = *study.measure;
             measure.opaque_evaluator = frontend::onnx_opaque_evaluator();  // ONNX-only operators
             measurement.emplace(graph, std::move(measure));
           }
-          const search::OptimizeResult result =
-              search::optimize(graph, *rule_sets[run.rules], *model, run.options);
-          json report = search::optimize_report(result, run.options);
-          report["operators"] = tensor::graph_stats(graph).operators;
-          report["cost_model"] = model->name();
-          if (measurement) report["measured"] = measurement->measure(result.graph);
-          return report;
+          search::OptimizeReport report;
+          report.result = search::optimize(graph, *rule_sets[run.rules], *model, run.options);
+          report.model = study.models[run.model].name;
+          report.operators = tensor::graph_stats(graph).operators;
+          report.cost_model = model->name();
+          report.options = run.options;
+          if (measurement) report.measured = measurement->measure(report.result.graph);
+          return report.to_json();
         };
         return job;
       },

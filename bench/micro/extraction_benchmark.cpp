@@ -45,6 +45,7 @@
 #include "frontend/zoo.hpp"
 #include "search/eqsat.hpp"
 #include "search/rule_step.hpp"
+#include "support/statistics.hpp"
 #include "tensor/device_profile.hpp"
 #include "tensor/roofline_cost_model.hpp"
 
@@ -100,7 +101,8 @@ const mctsat::tensor::RooflineCostModel& cost_model() {
 Problem zoo_problem(const std::string& model, std::string& saturation) {
   TensorEGraph teg = mctsat::tensor::to_egraph(*mctsat::frontend::build_zoo_model(model));
   const mctsat::search::EqsatOptions eqsat;
-  const mctsat::egraph::RunReport report = mctsat::search::run_eqsat(teg, taso_rules(), eqsat);
+  const mctsat::egraph::RunReport report =
+      mctsat::search::run_eqsat(teg, taso_rules(), eqsat, mctsat::search::SearchLimits{});
   saturation =
       fmt::format("eqsat {} iterations, stop: {}, {} e-nodes", report.iterations.size(),
                   report.stop_detail.empty() ? mctsat::egraph::stop_reason_name(report.stop)
@@ -229,35 +231,6 @@ void BM_Extract(benchmark::State& state, const std::string& egraph, const std::s
       (children_cpu_ms() - child_start) / static_cast<double>(state.iterations());
 }
 
-// Spearman's rank correlation (ties get their mean rank).
-double spearman(const std::vector<double>& x, const std::vector<double>& y) {
-  auto ranks = [](const std::vector<double>& v) {
-    std::vector<std::size_t> order(v.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
-    std::vector<double> rank(v.size());
-    for (std::size_t i = 0; i < order.size();) {
-      std::size_t j = i;
-      while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
-      for (std::size_t k = i; k <= j; ++k) rank[order[k]] = (static_cast<double>(i + j) / 2.0);
-      i = j + 1;
-    }
-    return rank;
-  };
-  const std::vector<double> rx = ranks(x), ry = ranks(y);
-  const double n = static_cast<double>(x.size());
-  const double mean = (n - 1) / 2.0;
-  double sxy = 0, sxx = 0, syy = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sxy += (rx[i] - mean) * (ry[i] - mean);
-    sxx += (rx[i] - mean) * (rx[i] - mean);
-    syy += (ry[i] - mean) * (ry[i] - mean);
-  }
-  // Undefined (NaN) when either side is constant, e.g. an extractor that never sees a rewrite pay.
-  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : std::nan("");
-}
-
 // E-graph states of one model: random halves of the rules, 1..3 iterations; with their optimum.
 struct States {
   std::vector<Problem> problems;
@@ -306,8 +279,8 @@ void BM_RewardRanking(benchmark::State& state, const std::string& model, const s
       (children_cpu_ms() - child_start) / static_cast<double>(state.iterations());
   state.counters["states"] = static_cast<double>(s.problems.size());
   state.counters["proven"] = static_cast<double>(s.proven);
-  state.counters["rho_estimate"] = spearman(estimate, s.optimum);
-  state.counters["rho_cost"] = spearman(cost, s.optimum);
+  state.counters["rho_estimate"] = mctsat::rank_correlation(estimate, s.optimum);
+  state.counters["rho_cost"] = mctsat::rank_correlation(cost, s.optimum);
   double gap = 0;
   for (std::size_t i = 0; i < cost.size(); ++i) gap += (cost[i] - s.optimum[i]) / s.optimum[i];
   state.counters["mean_gap_pct"] = 100.0 * gap / static_cast<double>(cost.size());
@@ -332,11 +305,10 @@ const bool registered = [] {
   }
   for (const std::string& model : kZooEGraphs) {
     for (const char* name : {"greedy", "paper", "dag-plain", "dag", "ilp"}) {
-      benchmark::RegisterBenchmark(
-          ("BM_RewardRanking/" + model + "/" + name).c_str(),
-          [model, name = std::string(name)](benchmark::State& state) {
-            BM_RewardRanking(state, model, name);
-          })
+      benchmark::RegisterBenchmark(("BM_RewardRanking/" + model + "/" + name).c_str(),
+                                   [model, name = std::string(name)](benchmark::State& state) {
+                                     BM_RewardRanking(state, model, name);
+                                   })
           ->Iterations(1)
           ->Unit(benchmark::kMillisecond);
     }

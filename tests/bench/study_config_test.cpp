@@ -45,13 +45,13 @@ TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fix
   REQUIRE(study.runs.size() == 2 * (1 + 4 * 3));
   const auto& first = study.runs[0];
   CHECK(first.configuration == "eq");
-  CHECK(first.options.strategy == "eqsat");
+  CHECK(first.options.strategy == mctsat::search::StrategyKind::kEqsat);
   CHECK(first.options.eqsat.multi_iterations == 2);
   const auto& second = study.runs[1];
   CHECK(second.base_configuration == "m");
   CHECK(second.configuration.find("node_limit=") != std::string::npos);
   CHECK(second.configuration.find("policy=") != std::string::npos);
-  CHECK(second.options.extract == "paper");
+  CHECK(second.options.extract == mctsat::extract::ExtractorKind::kPaper);
   CHECK(second.options.mcts.simulations == 8);  // from the defaults
   CHECK_FALSE(second.options.mcts.stop_without_gain);
   CHECK(first.options.mcts.stop_without_gain);
@@ -64,7 +64,7 @@ TEST_CASE("a grid expands models x configurations (with sweeps) x seeds in a fix
   for (std::size_t i = 0; i < study.runs.size(); ++i) {
     CHECK(study.runs[i].index == i);
     ids.insert(study.runs[i].id);
-    if (study.runs[i].options.strategy == "mcts")
+    if (study.runs[i].options.strategy == mctsat::search::StrategyKind::kMcts)
       node_limits.insert(study.runs[i].options.mcts.node_limit);
   }
   CHECK(ids.size() == study.runs.size());
@@ -89,7 +89,7 @@ TEST_CASE("parameters_json lists every parameter, and a run's parameters are its
   CHECK(p["mcts.rollout_depth"] == 5);
   CHECK(p["mcts.gamma"] == 0.5);
   CHECK(p["mcts.policy"] == "lookahead");
-  CHECK(study.runs[0].options.eqsat.seconds == 7.0);
+  CHECK(study.runs[0].options.limits.seconds == 7.0);
   CHECK(p["dag_restarts"] == 16);
   CHECK(p["dag_chains"] == false);
   CHECK(study.runs[0].options.extractor.dag_restarts == 16);
@@ -142,7 +142,7 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
       {"{" + base + R"("configurations": [{"name": "a", "dag_restarts": -1}]})",
        "/configurations/0/dag_restarts: expected a non-negative integer"},
       {"{" + base + R"("configurations": [{"name": "a", "mcts": {"tie_break": "coin"}}]})",
-       "/configurations/0/mcts/tie_break: unknown tie-break 'coin' (visits, random, fair)"},
+       "/configurations/0/mcts/tie_break: unknown value 'coin' (known: visits, random, fair)"},
       {"{" + base + R"("configurations": [{"name": "a", "mcts": {"nodes": 5}}]})",
        "/configurations/0/mcts/nodes: unknown parameter 'mcts.nodes'"},
       {"{" + base + R"("configurations": [{"name": "a", "sweep": {"mcts.gamma": [0.5, 2]}}]})",
@@ -202,7 +202,7 @@ TEST_CASE("\"measure\" asks for oneDNN timings and changes the ids only when on"
   const Study on = parse("{" + grid + R"(, "measure": true})");
   REQUIRE(on.measure.has_value());
   CHECK(on.measure->threads == 1);
-  CHECK(on.measure->runs == mctsat::search::SpeedupMeasureOptions{}.runs);
+  CHECK(on.measure->runs == mctsat::runtime::SpeedupMeasureOptions{}.runs);
   CHECK(on.runs[0].id != plain.runs[0].id);
   const Study custom =
       parse("{" + grid + R"(, "measure": {"runs": 4, "warmup": 0, "instances": 3, "threads": 2}})");

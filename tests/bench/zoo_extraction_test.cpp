@@ -20,7 +20,7 @@ TEST_CASE("dag's chain moves reach the ILP optimum of NASRNN's saturated e-graph
   tensor::TensorEGraph teg = tensor::to_egraph(*frontend::build_zoo_model("nasrnn"));
   const dsl::RuleSet rules(dsl::select_rules(
       dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"}), {}));
-  search::run_eqsat(teg, rules, search::EqsatOptions{});
+  search::run_eqsat(teg, rules, search::EqsatOptions{}, search::SearchLimits{});
   const tensor::RooflineCostModel cost_model(tensor::builtin_profile("v100"));
   const extract::Problem problem = extract::problem_from_tensor(teg, cost_model);
 

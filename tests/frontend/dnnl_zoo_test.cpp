@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "frontend/zoo.hpp"
-#include "tensor/dnnl_executor.hpp"
+#include "runtime/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
 
 namespace mctsat::frontend {
@@ -37,10 +37,10 @@ void check_model(std::string_view name) {
   const auto inputs = tensor::random_inputs(*graph, 5);
   tensor::InterpretOptions interpret_options;
   interpret_options.random_weight_seed = 11;
-  tensor::ExecutorOptions executor_options;
+  runtime::ExecutorOptions executor_options;
   executor_options.random_weight_seed = 11;
   const double error =
-      max_relative_error(tensor::DnnlExecutor(*graph, executor_options).run(inputs),
+      max_relative_error(runtime::DnnlExecutor(*graph, executor_options).run(inputs),
                          tensor::interpret(*graph, inputs, interpret_options));
   MESSAGE(name << ": max relative error " << error);
   CHECK(error <= kTolerance);

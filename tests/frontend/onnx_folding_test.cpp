@@ -15,8 +15,8 @@
 #include "frontend/onnx_export.hpp"
 #include "frontend/onnx_import.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
+#include "runtime/dnnl_executor.hpp"
 #include "support/error.hpp"
-#include "tensor/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
 #include "tests/frontend/onnx_builders.hpp"
 
@@ -210,11 +210,11 @@ TEST_CASE("the oneDNN executor runs opaque operators on the host with the ONNX e
   REQUIRE(count_op(graph, Op::kOpaque) == 2);
   const std::map<std::string, tensor::Tensor> inputs = {{"x", iota_tensor({1, 2, 5, 5})}};
 
-  CHECK_THROWS_WITH_AS([&] { tensor::DnnlExecutor plain(graph); }(),
+  CHECK_THROWS_WITH_AS([&] { runtime::DnnlExecutor plain(graph); }(),
                        doctest::Contains("cannot run the opaque"), Error);
-  tensor::ExecutorOptions options;
+  runtime::ExecutorOptions options;
   options.opaque_evaluator = frontend::onnx_opaque_evaluator();
-  tensor::DnnlExecutor executor(graph, options);
+  runtime::DnnlExecutor executor(graph, options);
   CHECK(executor.host_step_count() == 2);
   const auto got = executor.run(inputs);
   const auto want = tensor::interpret(graph, inputs, frontend::with_onnx_opaque_evaluator({}));

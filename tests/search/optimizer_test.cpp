@@ -50,12 +50,12 @@ Graph shared_input_graph() {
 
 search::OptimizeOptions base_options(const std::string& strategy) {
   search::OptimizeOptions options;
-  options.strategy = strategy;
-  options.extract = "ilp";
-  options.final_extract = "ilp";
+  options.strategy = parse_name(search::kStrategyNames, strategy, "strategy");
+  options.extract = extract::ExtractorKind::kIlp;
+  options.final_extract = extract::ExtractorKind::kIlp;
   options.mcts.simulations = 16;
   options.mcts.seed = 7;
-  options.taso_graph = "none";  // the tree search alone
+  options.taso_graph = search::TasoGraph::kNone;  // the tree search alone
   return options;
 }
 
@@ -88,7 +88,7 @@ TEST_CASE("mcts is deterministic for a seed") {
     options.mcts.seed = seed;
     const auto result = search::optimize(graph, set, model, options);
     std::vector<std::size_t> actions;
-    for (const auto& step : result.mcts.steps) actions.push_back(step.rule);
+    for (const auto& step : result.mcts->steps) actions.push_back(step.rule);
     return std::make_pair(actions, result.optimized_cost);
   };
   const auto first = committed(11), second = committed(11);
@@ -106,15 +106,18 @@ TEST_CASE("mcts prunes actions that change nothing and reports why it stopped") 
     return search::optimize(graph, set, model, options);
   };
   const auto normal = run([](search::OptimizeOptions&) {});
-  for (const auto& step : normal.mcts.steps)
+  for (const auto& step : normal.mcts->steps)
     CHECK(set.rule(step.rule).name != "never");  // no conv2d: pruned
-  CHECK((normal.stop_reason == "no improving action" || normal.stop_reason == "saturated"));
-  CHECK(run([](search::OptimizeOptions& o) { o.mcts.max_steps = 1; }).stop_reason == "step limit");
-  CHECK(run([](search::OptimizeOptions& o) { o.mcts.node_limit = 10; }).stop_reason ==
-        "node limit");
-  CHECK(run([](search::OptimizeOptions& o) { o.mcts.seconds = 1e-9; }).stop_reason == "time limit");
-  CHECK(run([](search::OptimizeOptions& o) { o.mcts.memory_limit = 1; }).stop_reason ==
-        "memory limit");
+  CHECK((normal.stop == search::StopReason::kNoImprovement ||
+         normal.stop == search::StopReason::kSaturated));
+  CHECK(run([](search::OptimizeOptions& o) { o.mcts.max_steps = 1; }).stop ==
+        search::StopReason::kStepLimit);
+  CHECK(run([](search::OptimizeOptions& o) { o.mcts.node_limit = 10; }).stop ==
+        search::StopReason::kNodeLimit);
+  CHECK(run([](search::OptimizeOptions& o) { o.limits.seconds = 1e-9; }).stop ==
+        search::StopReason::kTimeLimit);
+  CHECK(run([](search::OptimizeOptions& o) { o.limits.memory_bytes = 1; }).stop ==
+        search::StopReason::kMemoryLimit);
 }
 
 TEST_CASE("mcts keeps committing actions that gain nothing when asked, as the paper's loop does") {
@@ -125,14 +128,14 @@ TEST_CASE("mcts keeps committing actions that gain nothing when asked, as the pa
   const Graph graph = std::move(b).finish();
   search::OptimizeOptions options = base_options("mcts");
   const auto stopping = search::optimize(graph, set, model, options);
-  CHECK(stopping.stop_reason == "no improving action");
-  CHECK(stopping.mcts.steps.empty());
+  CHECK(stopping.stop == search::StopReason::kNoImprovement);
+  CHECK(stopping.mcts->steps.empty());
   options.mcts.stop_without_gain = false;
   const auto continuing = search::optimize(graph, set, model, options);
-  CHECK(continuing.stop_reason == "saturated");
-  REQUIRE_FALSE(continuing.mcts.steps.empty());
-  CHECK(set.rule(continuing.mcts.steps.front().rule).name == "unfuse-relu");
-  CHECK(continuing.mcts.steps.front().mean_value == 0);
+  CHECK(continuing.stop == search::StopReason::kSaturated);
+  REQUIRE_FALSE(continuing.mcts->steps.empty());
+  CHECK(set.rule(continuing.mcts->steps.front().rule).name == "unfuse-relu");
+  CHECK(continuing.mcts->steps.front().mean_value == 0);
   CHECK(continuing.optimized_cost == doctest::Approx(stopping.optimized_cost));
 }
 
@@ -159,7 +162,7 @@ rule transpose-twice: (ewadd ?a ?b) => (ewadd (transpose (transpose ?a [1, 0]) [
   b.output("p", b.ewmul(b.ewadd(product, b.input("y", {16, 16})), b.input("z", {16, 16})));
   const Graph graph = std::move(b).finish();
   search::OptimizeOptions options = base_options("mcts");
-  options.extract = "greedy";
+  options.extract = extract::ExtractorKind::kGreedy;
   options.mcts.stop_without_gain = false;
   options.mcts.max_steps = 9;
   options.mcts.rollout_depth = 2;
@@ -168,7 +171,7 @@ rule transpose-twice: (ewadd ?a ?b) => (ewadd (transpose (transpose ?a [1, 0]) [
     options.mcts.seed = seed;
     const auto result = search::optimize(graph, set, model, options);
     std::vector<std::string> names;
-    for (const auto& step : result.mcts.steps) {
+    for (const auto& step : result.mcts->steps) {
       CHECK(step.mean_value == 0);
       names.push_back(set.rule(step.rule).name);
     }
@@ -202,14 +205,17 @@ TEST_CASE("greedy and taso report why they stopped") {
   auto stop = [&](const char* strategy, auto&& tweak) {
     search::OptimizeOptions options = base_options(strategy);
     tweak(options);
-    return search::optimize(shared_input_graph(), set, model, options).stop_reason;
+    return search::optimize(shared_input_graph(), set, model, options).stop;
   };
   const auto none = [](search::OptimizeOptions&) {};
-  CHECK(stop("greedy", none) == "no improving rule");
-  CHECK(stop("greedy", [](search::OptimizeOptions& o) { o.mcts.max_steps = 1; }) == "step limit");
-  CHECK(stop("greedy", [](search::OptimizeOptions& o) { o.mcts.node_limit = 10; }) == "node limit");
-  CHECK(stop("taso", none) == "queue empty");
-  CHECK(stop("taso", [](search::OptimizeOptions& o) { o.taso.budget = 1; }) == "budget");
+  CHECK(stop("greedy", none) == search::StopReason::kNoImprovement);
+  CHECK(stop("greedy", [](search::OptimizeOptions& o) { o.mcts.max_steps = 1; }) ==
+        search::StopReason::kStepLimit);
+  CHECK(stop("greedy", [](search::OptimizeOptions& o) { o.mcts.node_limit = 10; }) ==
+        search::StopReason::kNodeLimit);
+  CHECK(stop("taso", none) == search::StopReason::kQueueEmpty);
+  CHECK(stop("taso", [](search::OptimizeOptions& o) { o.taso.budget = 1; }) ==
+        search::StopReason::kBudget);
 }
 
 TEST_CASE("eqsat reports its stop reason and the rules it used") {
@@ -217,29 +223,31 @@ TEST_CASE("eqsat reports its stop reason and the rules it used") {
   const RooflineCostModel model(builtin_profile("v100"));
   search::OptimizeOptions options = base_options("eqsat");
   const auto saturated = search::optimize(shared_input_graph(), set, model, options);
-  CHECK(saturated.stop_reason == "saturated");
+  CHECK(saturated.stop == search::StopReason::kSaturated);
   bool shared = false;
   for (const auto& [name, count] : saturated.rules_used)
     shared = shared || (name == "share-input" && count > 0);
   CHECK(shared);
   options.eqsat.iterations = 1;
-  CHECK(search::optimize(shared_input_graph(), set, model, options).stop_reason ==
-        "iteration limit");
+  CHECK(search::optimize(shared_input_graph(), set, model, options).stop ==
+        search::StopReason::kIterationLimit);
   options = base_options("eqsat");
   options.eqsat.node_limit = 10;
-  CHECK(search::optimize(shared_input_graph(), set, model, options).stop_reason == "node limit");
+  CHECK(search::optimize(shared_input_graph(), set, model, options).stop ==
+        search::StopReason::kNodeLimit);
   options = base_options("eqsat");
-  options.eqsat.memory_limit = 1;
-  CHECK(search::optimize(shared_input_graph(), set, model, options).stop_reason == "memory limit");
+  options.limits.memory_bytes = 1;
+  CHECK(search::optimize(shared_input_graph(), set, model, options).stop ==
+        search::StopReason::kMemoryLimit);
 }
 
 TEST_CASE("unknown strategies and extractors are clear errors") {
   const dsl::RuleSet set = rules();
   const RooflineCostModel model(builtin_profile("v100"));
-  search::OptimizeOptions options = base_options("annealing");
-  CHECK_THROWS_WITH_AS(search::optimize(shared_input_graph(), set, model, options),
-                       "error: unknown strategy 'annealing' (eqsat, mcts, greedy, taso)", Error);
-  options = base_options("eqsat");
-  options.final_extract = "magic";
-  CHECK_THROWS_AS(search::optimize(shared_input_graph(), set, model, options), Error);
+  CHECK_THROWS_WITH_AS(base_options("annealing"),
+                       "error: unknown strategy 'annealing' (known: eqsat, mcts, greedy, taso)",
+                       Error);
+  CHECK_THROWS_WITH_AS(extract::make_extractor("magic"),
+                       "error: unknown extractor 'magic' (known: greedy, paper, dag, ilp, beam)",
+                       Error);
 }

@@ -26,22 +26,22 @@ struct Run {
 Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
   const RooflineCostModel model(builtin_profile("v100"));
   search::OptimizeOptions options;
-  options.extract = "dag";
-  options.final_extract = "dag";
+  options.extract = extract::ExtractorKind::kDag;
+  options.final_extract = extract::ExtractorKind::kDag;
   options.mcts.simulations = 24;
   options.mcts.max_steps = 4;
   options.mcts.rollout_depth = 4;
   options.mcts.seed = 3;
-  options.mcts.threads = threads;
+  options.limits.threads = threads;
   options.mcts.batch = batch;
-  options.taso_graph = "none";  // the tree search alone
+  options.taso_graph = search::TasoGraph::kNone;  // the tree search alone
   const search::OptimizeResult result = search::optimize(projections(), rules, model, options);
   Run r;
-  for (const auto& step : result.mcts.steps) {
+  for (const auto& step : result.mcts->steps) {
     r.rules.push_back(step.rule);
     r.costs.push_back(step.cost);
   }
-  r.simulations = result.mcts.simulations;
+  r.simulations = result.mcts->simulations;
   r.original_cost = result.original_cost;
   r.optimized_cost = result.optimized_cost;
   return r;

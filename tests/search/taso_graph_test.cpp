@@ -50,8 +50,8 @@ search::OptimizeResult optimize(const Graph& graph, const std::string& taso_grap
                                 const std::string& strategy = "mcts") {
   const RooflineCostModel model(builtin_profile("v100"));
   search::OptimizeOptions options;
-  options.strategy = strategy;
-  options.taso_graph = taso_graph;
+  options.strategy = parse_name(search::kStrategyNames, strategy, "strategy");
+  options.taso_graph = parse_name(search::kTasoGraphNames, taso_graph, "taso_graph");
   options.mcts.simulations = 32;  // a smaller tree than the default's, for time
   options.mcts.node_limit = 2'000;
   options.taso.budget = 200;
@@ -61,9 +61,9 @@ search::OptimizeResult optimize(const Graph& graph, const std::string& taso_grap
 }  // namespace
 
 TEST_CASE("the default search merges a chain of six products where whole-rule actions stop") {
-  REQUIRE(search::OptimizeOptions().strategy == "mcts");
-  const std::string mode = search::OptimizeOptions().taso_graph;
-  REQUIRE(mode == "final");
+  REQUIRE(search::OptimizeOptions().strategy == search::StrategyKind::kMcts);
+  REQUIRE(search::OptimizeOptions().taso_graph == search::TasoGraph::kFinal);
+  const std::string mode = "final";
   const Graph graph = six_products(false);
   const search::OptimizeResult found = optimize(graph, mode);
   CHECK(products(found.graph) == 1);
@@ -100,15 +100,9 @@ TEST_CASE("the default search is deterministic for a seed") {
   const search::OptimizeResult first = search::optimize(graph, taso_rules(), model, options);
   const search::OptimizeResult second = search::optimize(graph, taso_rules(), model, options);
   CHECK(first.optimized_cost == second.optimized_cost);
-  CHECK(first.taso.explored == 20);
-  REQUIRE(first.mcts.steps.size() == second.mcts.steps.size());
-  CHECK_FALSE(first.mcts.steps.empty());
-  for (std::size_t i = 0; i < first.mcts.steps.size(); ++i)
-    CHECK(first.mcts.steps[i].rule == second.mcts.steps[i].rule);
-}
-
-TEST_CASE("an unknown taso_graph mode is a clear error") {
-  CHECK_THROWS_WITH_AS(optimize(six_products(false), "start"),
-                       doctest::Contains("unknown taso_graph mode 'start' (none, seed, final)"),
-                       Error);
+  CHECK(first.taso->explored == 20);
+  REQUIRE(first.mcts->steps.size() == second.mcts->steps.size());
+  CHECK_FALSE(first.mcts->steps.empty());
+  for (std::size_t i = 0; i < first.mcts->steps.size(); ++i)
+    CHECK(first.mcts->steps[i].rule == second.mcts->steps[i].rule);
 }

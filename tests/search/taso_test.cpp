@@ -51,16 +51,17 @@ TEST_CASE("taso needs its alpha relaxation to pass a graph that is no cheaper") 
   const RooflineCostModel model(builtin_profile("v100"));
   const Graph graph = double_relu();
   search::TasoOptions options;
-  const search::TasoResult relaxed = search::run_taso(graph, rules, model, options);
+  search::SearchLimits limits;
+  const search::TasoResult relaxed = search::run_taso(graph, rules, model, options, limits);
   CHECK(relaxed.cost < graph_cost(graph, model));
   CHECK(graph_stats(relaxed.graph).by_op.at(Op::kRelu) == 1);
   CHECK(relaxed.applied == std::vector<std::size_t>{0, 1});  // relu-transpose, then relu-relu
-  CHECK(relaxed.stop_reason == "queue empty");
+  CHECK(relaxed.stop == search::StopReason::kQueueEmpty);
   CHECK(relaxed.explored == 3);  // the input, the neutral step, the collapsed relus
   CHECK(search_graphs::max_difference(graph, relaxed.graph, 9) == 0);
 
   options.alpha = 1.0;  // only strictly cheaper graphs: the neutral first step is never taken
-  const search::TasoResult strict = search::run_taso(graph, rules, model, options);
+  const search::TasoResult strict = search::run_taso(graph, rules, model, options, limits);
   CHECK(strict.cost == graph_cost(graph, model));
   CHECK(strict.applied.empty());
   CHECK(strict.explored == 1);
@@ -70,14 +71,15 @@ TEST_CASE("taso stops at its budget and its time limit") {
   const dsl::RuleSet rules = rules_from(kReluRules);
   const RooflineCostModel model(builtin_profile("v100"));
   search::TasoOptions options;
+  search::SearchLimits limits;
   options.budget = 1;
-  const search::TasoResult budget = search::run_taso(double_relu(), rules, model, options);
-  CHECK(budget.stop_reason == "budget");
+  const search::TasoResult budget = search::run_taso(double_relu(), rules, model, options, limits);
+  CHECK(budget.stop == search::StopReason::kBudget);
   CHECK(budget.explored == 1);
   options.budget = 1000;
-  options.seconds = 0;
-  const search::TasoResult timed = search::run_taso(double_relu(), rules, model, options);
-  CHECK(timed.stop_reason == "time limit");
+  limits.seconds = 0;
+  const search::TasoResult timed = search::run_taso(double_relu(), rules, model, options, limits);
+  CHECK(timed.stop == search::StopReason::kTimeLimit);
   CHECK(timed.explored == 0);
 }
 
@@ -88,15 +90,16 @@ TEST_CASE("taso with TASO's rules improves a graph the same way on 1 and 2 threa
   const RooflineCostModel model(builtin_profile("v100"));
   const Graph graph = projections();
   search::TasoOptions options;
+  search::SearchLimits limits;
   options.budget = 40;
-  const search::TasoResult one = search::run_taso(graph, rules, model, options);
+  const search::TasoResult one = search::run_taso(graph, rules, model, options, limits);
   CHECK(one.cost < graph_cost(graph, model));
   CHECK(one.cost == doctest::Approx(graph_cost(one.graph, model)));
   CHECK(one.queued > 0);
   CHECK(one.candidates >= one.queued);
   CHECK(search_graphs::max_difference(graph, one.graph, 9) < 1e-9);
-  options.threads = 2;
-  const search::TasoResult two = search::run_taso(graph, rules, model, options);
+  limits.threads = 2;
+  const search::TasoResult two = search::run_taso(graph, rules, model, options, limits);
   CHECK(two.applied == one.applied);
   CHECK(two.cost == one.cost);
   CHECK(two.explored == one.explored);

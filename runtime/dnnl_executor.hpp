@@ -16,7 +16,7 @@
 #include "tensor/interpreter.hpp"
 #include "tensor/tensor_value.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 
 struct ExecutorOptions {
   // As InterpretOptions::random_weight_seed: weights without values get random_tensor values
@@ -25,7 +25,7 @@ struct ExecutorOptions {
   // Runs opaque operators on the host between the oneDNN primitives (a slow fallback: the values
   // are copied out, evaluated in float64 and copied back; host_step_count() reports how many).
   // When unset, an opaque operator is an error.
-  OpaqueEvaluator opaque_evaluator = nullptr;
+  tensor::OpaqueEvaluator opaque_evaluator = nullptr;
 };
 
 class DnnlExecutor {
@@ -34,7 +34,7 @@ class DnnlExecutor {
   // an operator the executor cannot run (opaque without an opaque evaluator, noop, a kernel
   // transform of a run-time tensor, what oneDNN rejects), a tensor that is not float32 and a weight
   // without values (and no seed).
-  explicit DnnlExecutor(const Graph& graph, const ExecutorOptions& options = {});
+  explicit DnnlExecutor(const tensor::Graph& graph, const ExecutorOptions& options = {});
   ~DnnlExecutor();
   DnnlExecutor(DnnlExecutor&&) noexcept;
   DnnlExecutor& operator=(DnnlExecutor&&) noexcept;
@@ -42,13 +42,13 @@ class DnnlExecutor {
   // Copies the inputs (by input node name, rounded to float32) into the executor's buffers. Throws
   // mctsat::Error at the input node for a missing input or one of the wrong shape; entries that
   // name no needed input are ignored.
-  void set_inputs(const std::map<std::string, Tensor>& inputs);
+  void set_inputs(const std::map<std::string, tensor::Tensor>& inputs);
   // Runs every primitive once on the current inputs and waits for the results.
   void execute();
   // The graph outputs of the last execute(), in graph.outputs() order.
-  std::vector<Tensor> outputs() const;
+  std::vector<tensor::Tensor> outputs() const;
   // set_inputs, execute, outputs.
-  std::vector<Tensor> run(const std::map<std::string, Tensor>& inputs);
+  std::vector<tensor::Tensor> run(const std::map<std::string, tensor::Tensor>& inputs);
 
   std::size_t primitive_count() const;  // primitives executed per run
   std::size_t host_step_count() const;  // opaque operators run by the fallback per run
@@ -64,4 +64,4 @@ class DnnlExecutor {
 void set_executor_threads(int threads);
 int executor_threads();
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

@@ -7,7 +7,7 @@
 
 #include "tensor/cost_model.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 
 struct CostModelSpec {
   std::string model = "roofline";  // roofline | table | measured
@@ -18,6 +18,6 @@ struct CostModelSpec {
 };
 
 // Throws mctsat::Error for an unknown kind or device, a missing or malformed table.
-std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec);
+std::unique_ptr<tensor::CostModel> make_cost_model(const CostModelSpec& spec);
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

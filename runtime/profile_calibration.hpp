@@ -21,7 +21,7 @@
 #include "tensor/device_profile.hpp"
 #include "tensor/roofline_cost_model.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 
 // One timed operator: the parts of its roofline estimate that do not depend on the profile
 // (flops, bytes, compute_work, memory_work of RooflineCostModel::Estimate) and its measured time.
@@ -29,7 +29,7 @@ struct CalibrationSample {
   double flops = 0, bytes = 0, compute_work = 1, memory_work = 1;
   double measured_ms = 0;  // > 0
 };
-CalibrationSample calibration_sample(const RooflineCostModel::Estimate& estimate,
+CalibrationSample calibration_sample(const tensor::RooflineCostModel::Estimate& estimate,
                                      double measured_ms);
 
 struct Calibration {
@@ -37,13 +37,13 @@ struct Calibration {
   // samples do not determine (no operator is bound by that roof) is set to the value that keeps
   // every operator on the other roof, or kept from `start` when no sample has work for it; a
   // fitted launch overhead of 0 becomes 1 ns (profiles need positive numbers).
-  DeviceProfile profile;
+  tensor::DeviceProfile profile;
   double log_rms = 0;  // sqrt(mean(log(predicted / measured)^2)) over the samples
   std::size_t compute_bound = 0, memory_bound = 0;  // samples on each roof under the fit
 };
 
 // Throws mctsat::Error for fewer than 3 samples or a sample without a positive measured time.
 Calibration calibrate_profile(std::span<const CalibrationSample> samples,
-                              const DeviceProfile& start);
+                              const tensor::DeviceProfile& start);
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

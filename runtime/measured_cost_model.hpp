@@ -12,7 +12,7 @@
 #include "tensor/cost_model.hpp"
 #include "tensor/table_cost_model.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 
 // How one operator instance is timed. A single executor's median can be far off on a shared
 // machine: a slow spell or an unlucky buffer placement made one NASNet-A depthwise convolution
@@ -35,7 +35,7 @@ struct MeasureOptions {
 // batch-normalization parameters, which are weights (pre-processed once, as in a model). Throws
 // mctsat::Error for an instance the executor cannot run (opaque, noop, a non-float32 operand,
 // ...) and for options without a timed run.
-double measure_op(const OpInstance& instance, const MeasureOptions& options = {});
+double measure_op(const tensor::OpInstance& instance, const MeasureOptions& options = {});
 
 // This machine and method as cached tables name them: CPU model, hardware threads, oneDNN's
 // version and ISA, the executor's thread count and how `options` times an instance (timings
@@ -45,36 +45,36 @@ std::string machine_description(const MeasureOptions& options = {});
 // directory)/mctsat/measured-<16 hex digits of the machine description's hash>.json.
 std::string default_measured_cache_path(const MeasureOptions& options = {});
 
-class MeasuredCostModel final : public CostModel {
+class MeasuredCostModel final : public tensor::CostModel {
  public:
   // Reads `cache_path` if it exists: a table of another machine raises mctsat::Error naming both
   // machines. Instances the executor cannot run are priced by `fallback` when given, else raise
   // mctsat::Error.
   explicit MeasuredCostModel(std::string cache_path, MeasureOptions options = {},
-                             std::shared_ptr<const CostModel> fallback = nullptr);
+                             std::shared_ptr<const tensor::CostModel> fallback = nullptr);
   // Saves measurements taken since the last save(); a failure to write is ignored here (call
   // save() to see it).
   ~MeasuredCostModel() override;
 
   // Views cost 0; a cached instance its cached time; others are measured now (one at a time,
   // thread-safe) and cached.
-  double cost(const OpInstance& instance) const override;
+  double cost(const tensor::OpInstance& instance) const override;
   std::string name() const override;  // "measured(<machine>)"
 
   // Writes the cache file (creating its directory) when new measurements were taken.
   void save() const;
   const std::string& cache_path() const { return cache_path_; }
-  CostTable table() const;
+  tensor::CostTable table() const;
   std::size_t measured_count() const;  // instances measured by this object (not read from disk)
 
  private:
   std::string cache_path_;
   MeasureOptions options_;
-  std::shared_ptr<const CostModel> fallback_;
+  std::shared_ptr<const tensor::CostModel> fallback_;
   mutable std::mutex mutex_;
-  mutable CostTable table_;
+  mutable tensor::CostTable table_;
   mutable std::size_t measured_ = 0;
   mutable bool dirty_ = false;
 };
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "tensor/graph.hpp"
-#include "tensor/timed_execution.hpp"
+#include "runtime/timed_execution.hpp"
 
-namespace mctsat::search {
+namespace mctsat::runtime {
 
 struct SpeedupMeasureOptions {
   int runs = 10;           // timed rounds (each runs every instance of both graphs once); >= 1
@@ -58,7 +58,7 @@ class SpeedupMeasurement {
   const tensor::Graph& original_;
   std::map<std::string, tensor::Tensor> inputs_;
   // The instances of both graphs, in the order they were prepared.
-  std::vector<tensor::TimedGraph> graphs_;
+  std::vector<runtime::TimedGraph> graphs_;
 };
 
-}  // namespace mctsat::search
+}  // namespace mctsat::runtime

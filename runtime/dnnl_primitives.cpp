@@ -3,14 +3,16 @@
 // mean reduction, concat, split parts as views or strided copies, softmax, batch normalization and
 // reorders for transposes. Attributes are decoded and checked here, with the reference kernels'
 // conventions (SAME padding puts the odd cell at the end, average pooling counts padding).
-#include "tensor/dnnl_primitives.hpp"
+#include "runtime/dnnl_primitives.hpp"
 
 #include <fmt/format.h>
 
 #include "support/error.hpp"
 #include "tensor/reference_kernels.hpp"
 
-namespace mctsat::tensor::dnnl_lowering {
+namespace mctsat::runtime::dnnl_lowering {
+
+using namespace tensor;
 namespace {
 
 using dnnl::algorithm;
@@ -426,4 +428,4 @@ std::vector<memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
   throw Error(fmt::format("the oneDNN executor has no primitive for {}", op_name(node.op)));
 }
 
-}  // namespace mctsat::tensor::dnnl_lowering
+}  // namespace mctsat::runtime::dnnl_lowering

@@ -1,6 +1,6 @@
 // The executor's graph walk: which nodes run, which are pre-computed from weights, where inputs
 // and outputs live, and the per-run loop over the prepared primitives.
-#include "tensor/dnnl_executor.hpp"
+#include "runtime/dnnl_executor.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -12,11 +12,13 @@
 #include <omp.h>
 
 #include "support/error.hpp"
-#include "tensor/dnnl_primitives.hpp"
+#include "runtime/dnnl_primitives.hpp"
 #include "tensor/interpreter.hpp"
 #include "tensor/reference_kernels.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
+
+using namespace tensor;
 namespace {
 
 using dnnl_lowering::Operand;
@@ -397,4 +399,4 @@ int executor_threads() {
   return omp_get_max_threads();
 }
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

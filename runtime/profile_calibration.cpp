@@ -1,7 +1,7 @@
 // Fitting a device profile to operator timings: non-negative least squares (Gauss-Newton on log
 // errors) over the roofs that bind, alternated with reassigning operators to roofs, over a grid of
 // saturation values.
-#include "tensor/profile_calibration.hpp"
+#include "runtime/profile_calibration.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,7 +13,9 @@
 
 #include "support/error.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
+
+using namespace tensor;
 namespace {
 
 // (1 / peak_flops, 1 / memory_bandwidth, launch overhead in s): the model is linear in these.
@@ -317,4 +319,4 @@ Calibration calibrate_profile(std::span<const CalibrationSample> samples,
   return result;
 }
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

@@ -1,15 +1,17 @@
 // Building the cost model a CostModelSpec describes.
-#include "tensor/cost_model_factory.hpp"
+#include "runtime/cost_model_factory.hpp"
 
 #include <fmt/format.h>
 
 #include "support/error.hpp"
 #include "tensor/device_profile.hpp"
-#include "tensor/measured_cost_model.hpp"
+#include "runtime/measured_cost_model.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tensor/table_cost_model.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
+
+using namespace tensor;
 
 std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec) {
   if (spec.model != "roofline" && spec.model != "table" && spec.model != "measured")
@@ -29,4 +31,4 @@ std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec) {
   return std::make_unique<TableCostModel>(CostTable::load(spec.table), fallback_model);
 }
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

@@ -1,5 +1,5 @@
 // Timing single operators with the oneDNN executor, naming the machine, and the cached cost model.
-#include "tensor/measured_cost_model.hpp"
+#include "runtime/measured_cost_model.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -17,11 +17,13 @@
 
 #include "support/error.hpp"
 #include "support/stable_hash.hpp"
-#include "tensor/dnnl_executor.hpp"
+#include "runtime/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
-#include "tensor/timed_execution.hpp"
+#include "runtime/timed_execution.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
+
+using namespace tensor;
 namespace {
 
 // Operands a model would hold as weights: the executor prepares them once, so timing them as
@@ -234,4 +236,4 @@ std::size_t MeasuredCostModel::measured_count() const {
   return measured_;
 }
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

@@ -1,7 +1,7 @@
 // Tests of the oneDNN executor against the reference interpreter: every supported operator with
 // its attribute variants (activations, padding modes, strides, groups, broadcasting, split axes),
 // weight-only subgraphs, repeated runs, and clear errors naming the node for what it cannot run.
-#include "tensor/dnnl_executor.hpp"
+#include "runtime/dnnl_executor.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -17,8 +17,10 @@
 #include "tensor/interpreter.hpp"
 #include "tensor/shape_inference.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 namespace {
+
+using namespace tensor;
 
 constexpr std::uint64_t kWeightSeed = 3;
 constexpr double kTolerance = 1e-5;  // float32 against float64, relative to the largest value
@@ -296,4 +298,4 @@ TEST_CASE("errors name the node") {
 }
 
 }  // namespace
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

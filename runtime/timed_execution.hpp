@@ -15,11 +15,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tensor/dnnl_executor.hpp"
+#include "support/statistics.hpp"
+
+#include "runtime/dnnl_executor.hpp"
 #include "tensor/graph.hpp"
 #include "tensor/tensor_value.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 
 // Median, quartiles (linear interpolation between order statistics), minimum and maximum of
 // timings in ms; all 0 for no timings.
@@ -46,10 +48,6 @@ class ExecutionClock {
   bool thread_cpu_;
 };
 
-// The q-quantile (0 <= q <= 1) of values, interpolating linearly between the order statistics
-// (R's type 7); 0 for no values.
-double quantile(std::vector<double> values, double q);
-
 // One graph prepared for timing: its executor (weights without values get random_weight values
 // under `weight_seed`) holds `inputs`, and has run once to produce outputs().
 class TimedGraph {
@@ -57,10 +55,10 @@ class TimedGraph {
   // Throws mctsat::Error naming the node for what the executor cannot run (an opaque operator
   // without `opaque_evaluator`, a non-float32 tensor, ...) and for missing inputs. With
   // `opaque_evaluator`, opaque operators run on the host (ExecutorOptions::opaque_evaluator).
-  TimedGraph(const Graph& graph, const std::map<std::string, Tensor>& inputs,
-             std::uint64_t weight_seed, OpaqueEvaluator opaque_evaluator = nullptr);
+  TimedGraph(const tensor::Graph& graph, const std::map<std::string, tensor::Tensor>& inputs,
+             std::uint64_t weight_seed, tensor::OpaqueEvaluator opaque_evaluator = nullptr);
 
-  const std::vector<Tensor>& outputs() const { return outputs_; }
+  const std::vector<tensor::Tensor>& outputs() const { return outputs_; }
   const std::vector<double>& times_ms() const { return times_ms_; }  // timed runs, in order
   std::size_t primitives() const { return executor_.primitive_count(); }
   std::size_t host_steps() const { return executor_.host_step_count(); }
@@ -72,7 +70,7 @@ class TimedGraph {
  private:
   double prepare_seconds_ = 0;  // before executor_: the executor's initializer sets it
   DnnlExecutor executor_;
-  std::vector<Tensor> outputs_;
+  std::vector<tensor::Tensor> outputs_;
   std::vector<double> times_ms_;
   ExecutionClock clock_ = ExecutionClock::for_executor_threads();
 };
@@ -84,8 +82,8 @@ void time_interleaved(std::span<TimedGraph> graphs, int runs, int warmup);
 // max |a - b| / max |a| over all outputs (max |a - b| when a is all zeros); NaN when a value of
 // either is not finite (overflowing outputs cannot be compared; see outputs_finite). Throws
 // mctsat::Error when the two lists differ in length or an output in shape.
-double max_relative_difference(const std::vector<Tensor>& a, const std::vector<Tensor>& b);
+double max_relative_difference(const std::vector<tensor::Tensor>& a, const std::vector<tensor::Tensor>& b);
 // Whether every value of the outputs is finite.
-bool outputs_finite(const std::vector<Tensor>& outputs);
+bool outputs_finite(const std::vector<tensor::Tensor>& outputs);
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

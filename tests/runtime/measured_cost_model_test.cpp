@@ -1,7 +1,7 @@
 // The measured cost model: single-operator timings, the on-disk cache (round trip, reuse, another
 // machine's table refused), views without timing, and what the executor cannot run (error or
 // fallback). Timings are only checked to be positive and finite, never compared.
-#include "tensor/measured_cost_model.hpp"
+#include "runtime/measured_cost_model.hpp"
 
 #include <unistd.h>
 
@@ -18,8 +18,10 @@
 
 #include "tests/tensor/op_instances.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 namespace {
+
+using namespace tensor;
 
 using testing::f32;
 using testing::Instance;
@@ -129,4 +131,4 @@ TEST_CASE("views cost nothing; what the executor cannot run fails or falls back"
 }
 
 }  // namespace
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

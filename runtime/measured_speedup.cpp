@@ -1,5 +1,5 @@
 // Measuring the real speedup of an optimization with interleaved oneDNN runs.
-#include "search/measured_speedup.hpp"
+#include "runtime/measured_speedup.hpp"
 
 #include <algorithm>
 
@@ -8,17 +8,19 @@
 #include "support/error.hpp"
 #include "tensor/interpreter.hpp"
 
-namespace mctsat::search {
+namespace mctsat::runtime {
+
+using namespace tensor;
 namespace {
 
-using Instances = std::vector<const tensor::TimedGraph*>;
+using Instances = std::vector<const runtime::TimedGraph*>;
 
 // The instances' timings pooled, with the first instance's counts.
 nlohmann::json graph_json(const Instances& instances) {
   std::vector<double> times;
-  for (const tensor::TimedGraph* instance : instances)
+  for (const runtime::TimedGraph* instance : instances)
     times.insert(times.end(), instance->times_ms().begin(), instance->times_ms().end());
-  nlohmann::json out = tensor::TimingStats::of(std::move(times)).to_json();
+  nlohmann::json out = runtime::TimingStats::of(std::move(times)).to_json();
   out["primitives"] = instances.front()->primitives();
   out["host_fallback_operators"] = instances.front()->host_steps();
   out["prepare_seconds"] = instances.front()->prepare_seconds();
@@ -28,7 +30,7 @@ nlohmann::json graph_json(const Instances& instances) {
 // Each round's time averaged over the instances.
 std::vector<double> round_means(const Instances& instances) {
   std::vector<double> means(instances.front()->times_ms().size(), 0.0);
-  for (const tensor::TimedGraph* instance : instances)
+  for (const runtime::TimedGraph* instance : instances)
     for (std::size_t r = 0; r < means.size(); ++r)
       means[r] += instance->times_ms()[r] / static_cast<double>(instances.size());
   return means;
@@ -36,8 +38,8 @@ std::vector<double> round_means(const Instances& instances) {
 
 double noise_floor_percent(const Instances& instances) {
   std::vector<double> medians;
-  for (const tensor::TimedGraph* instance : instances)
-    medians.push_back(tensor::TimingStats::of(instance->times_ms()).median_ms);
+  for (const runtime::TimedGraph* instance : instances)
+    medians.push_back(runtime::TimingStats::of(instance->times_ms()).median_ms);
   const auto [fastest, slowest] = std::minmax_element(medians.begin(), medians.end());
   return 100 * (*slowest / *fastest - 1);
 }
@@ -53,7 +55,7 @@ SpeedupMeasurement::SpeedupMeasurement(const tensor::Graph& original, SpeedupMea
   if (options_.instances < 1)
     throw Error(fmt::format("measuring needs at least 1 instance of each graph, got {}",
                             options_.instances));
-  if (options_.threads > 0) tensor::set_executor_threads(options_.threads);
+  if (options_.threads > 0) runtime::set_executor_threads(options_.threads);
   inputs_ = tensor::random_inputs(original, options_.seed);
   // What oneDNN cannot run fails now, before a search; the executor itself is not kept (measure()
   // prepares every instance after the search, and none is held meanwhile).
@@ -88,7 +90,7 @@ nlohmann::json SpeedupMeasurement::measure(const tensor::Graph& optimized) {
       is_original.push_back(original_slot);
     }
   }
-  tensor::time_interleaved(graphs_, options_.runs, options_.warmup);
+  runtime::time_interleaved(graphs_, options_.runs, options_.warmup);
 
   Instances original_instances, optimized_instances;
   for (std::size_t i = 0; i < graphs_.size(); ++i)
@@ -105,8 +107,8 @@ nlohmann::json SpeedupMeasurement::measure(const tensor::Graph& optimized) {
   const auto& outputs_before = original_instances.front()->outputs();
   const auto& outputs_after = optimized_instances.front()->outputs();
   return {{"engine", "dnnl"},
-          {"threads", tensor::executor_threads()},
-          {"clock", tensor::ExecutionClock::for_executor_threads().name()},
+          {"threads", runtime::executor_threads()},
+          {"clock", runtime::ExecutionClock::for_executor_threads().name()},
           {"runs", options_.runs},
           {"warmup", options_.warmup},
           {"instances", options_.instances},
@@ -114,13 +116,13 @@ nlohmann::json SpeedupMeasurement::measure(const tensor::Graph& optimized) {
           {"original", std::move(original_json)},
           {"optimized", std::move(optimized_json)},
           {"speedup_percent", 100 * (median_before / median_after - 1)},
-          {"speedup_percent_q1", tensor::quantile(paired, 0.25)},
-          {"speedup_percent_q3", tensor::quantile(paired, 0.75)},
+          {"speedup_percent_q1", quantile(paired, 0.25)},
+          {"speedup_percent_q3", quantile(paired, 0.75)},
           {"noise_floor_percent", noise_floor_percent(original_instances)},
           {"outputs_finite",
-           tensor::outputs_finite(outputs_before) && tensor::outputs_finite(outputs_after)},
+           runtime::outputs_finite(outputs_before) && runtime::outputs_finite(outputs_after)},
           {"max_relative_difference",
-           tensor::max_relative_difference(outputs_before, outputs_after)}};
+           runtime::max_relative_difference(outputs_before, outputs_after)}};
 }
 
-}  // namespace mctsat::search
+}  // namespace mctsat::runtime

@@ -1,5 +1,5 @@
 // Preparing graphs for timing, interleaved timed runs and their statistics.
-#include "tensor/timed_execution.hpp"
+#include "runtime/timed_execution.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,7 +11,9 @@
 #include "support/error.hpp"
 #include "support/thread_cpu_time.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
+
+using namespace tensor;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -36,16 +38,6 @@ double ExecutionClock::now_ms() const {
 
 const char* ExecutionClock::name() const {
   return thread_cpu_ ? "thread CPU time" : "wall time";
-}
-
-double quantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const double position = q * static_cast<double>(values.size() - 1);
-  const auto below = static_cast<std::size_t>(std::floor(position));
-  const std::size_t above = std::min(below + 1, values.size() - 1);
-  const double fraction = position - static_cast<double>(below);
-  return values[below] + fraction * (values[above] - values[below]);
 }
 
 TimingStats TimingStats::of(std::vector<double> ms) {
@@ -121,4 +113,4 @@ double max_relative_difference(const std::vector<Tensor>& a, const std::vector<T
   return scale > 0 ? diff / scale : diff;
 }
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

@@ -10,10 +10,10 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include "tensor/executor_arena.hpp"
+#include "runtime/executor_arena.hpp"
 #include "tensor/graph.hpp"
 
-namespace mctsat::tensor::dnnl_lowering {
+namespace mctsat::runtime::dnnl_lowering {
 
 // One primitive execution with its arguments, run in order by the executor.
 struct Step {
@@ -30,7 +30,7 @@ dnnl::memory in_arena_for_run(const dnnl::memory::desc& desc, const dnnl::engine
                               ExecutorArena& arena);
 
 // The plain row-major float32 descriptor of `shape` (rank 0 becomes [1]).
-dnnl::memory::desc plain_desc(const Shape& shape);
+dnnl::memory::desc plain_desc(const tensor::Shape& shape);
 
 // A memory over the same buffer as `memory`, at `offset_elements` floats, described by `desc`.
 dnnl::memory view_of(const dnnl::memory& memory, const dnnl::memory::desc& desc,
@@ -38,7 +38,7 @@ dnnl::memory view_of(const dnnl::memory& memory, const dnnl::memory::desc& desc,
 
 struct Operand {
   dnnl::memory memory;  // plain row-major float32
-  Shape shape;
+  tensor::Shape shape;
   bool constant;  // precomputed once (weights): layout changes can run at build time
 };
 
@@ -48,7 +48,7 @@ struct Operand {
 // reorders) runs on `stream` now. Throws mctsat::Error (without a location; the caller adds the
 // node) for operators or attributes oneDNN cannot run here.
 std::vector<dnnl::memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
-                                     dnnl::stream& stream, const Node& node,
+                                     dnnl::stream& stream, const tensor::Node& node,
                                      std::span<const Operand> operands, std::vector<Step>& steps);
 
-}  // namespace mctsat::tensor::dnnl_lowering
+}  // namespace mctsat::runtime::dnnl_lowering

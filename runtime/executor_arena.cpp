@@ -1,5 +1,5 @@
 // Carving buffers from the arena's chunks.
-#include "tensor/executor_arena.hpp"
+#include "runtime/executor_arena.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include "support/error.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 namespace {
 
 constexpr std::size_t kAlignment = 64;
@@ -66,4 +66,4 @@ std::size_t ExecutorArena::reserved_bytes() const {
   return total;
 }
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

@@ -1,6 +1,6 @@
 // The executor's arena: aligned, zeroed, non-overlapping buffers carved in order, new chunks
 // (doubling) when one is full, and buffers larger than any chunk.
-#include "tensor/executor_arena.hpp"
+#include "runtime/executor_arena.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 #include <doctest/doctest.h>
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 namespace {
 
 std::uintptr_t address(const void* p) {
@@ -78,4 +78,4 @@ TEST_CASE(
 }
 
 }  // namespace
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

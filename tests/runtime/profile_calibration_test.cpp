@@ -1,7 +1,7 @@
 // Calibrating a device profile: timings produced by the roofline model of a known profile give
 // that profile back (whichever profile the fit starts from), the calibrated profile round-trips
 // through its JSON file, and bad sample sets are refused.
-#include "tensor/profile_calibration.hpp"
+#include "runtime/profile_calibration.hpp"
 
 #include <vector>
 
@@ -12,8 +12,10 @@
 
 #include "tests/tensor/op_instances.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 namespace {
+
+using namespace tensor;
 
 using testing::f32;
 using testing::Instance;
@@ -110,4 +112,4 @@ TEST_CASE("too few samples and non-positive times are refused") {
 }
 
 }  // namespace
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

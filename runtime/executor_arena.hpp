@@ -16,7 +16,7 @@
 
 #include "egraph/huge_pages.hpp"
 
-namespace mctsat::tensor {
+namespace mctsat::runtime {
 
 class ExecutorArena {
  public:
@@ -48,4 +48,4 @@ class ExecutorArena {
   std::vector<void*> allocated_;                 // since the last take_allocated()
 };
 
-}  // namespace mctsat::tensor
+}  // namespace mctsat::runtime

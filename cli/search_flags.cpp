@@ -1,0 +1,69 @@
+// Registry options as CLI11 flags.
+#include "cli/search_flags.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "search/option_registry.hpp"
+#include "support/error.hpp"
+
+namespace mctsat::cli {
+namespace {
+
+std::string value_text(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+std::string type_name(const search::OptionSpec& spec) {
+  switch (spec.type) {
+    case search::OptionType::kCount:
+      return "UINT";
+    case search::OptionType::kReal:
+      return "NUMBER";
+    case search::OptionType::kFlag:
+      return "";
+    case search::OptionType::kChoice:
+      return fmt::format("{{{}}}", fmt::join(spec.choices, ","));
+  }
+  return "";
+}
+
+}  // namespace
+
+void add_search_flags(CLI::App& command, search::OptimizeOptions& options) {
+  const search::OptimizeOptions defaults;
+  for (const search::OptionSpec& spec : search::option_registry()) {
+    if (spec.flag.empty()) continue;
+    const std::string help =
+        fmt::format("{} [strategies: {}]", spec.help, search::used_by_text(spec));
+    if (spec.type == search::OptionType::kFlag) {
+      command.add_flag_function(
+          spec.flag,
+          [&options, &spec](std::int64_t count) { spec.set(options, nlohmann::json(count > 0)); },
+          fmt::format("{} (default: {})", help, spec.get(defaults).get<bool>() ? "on" : "off"));
+      continue;
+    }
+    const CLI::Validator check(
+        [&spec](std::string& text) -> std::string {
+          try {
+            return search::option_value_error(spec, search::option_value_from_text(spec, text));
+          } catch (const Error& e) {
+            return e.message();
+          }
+        },
+        type_name(spec));
+    CLI::Option* option = command.add_option_function<std::string>(
+        spec.flag,
+        [&options, &spec](const std::string& text) {
+          search::set_option(options, spec, search::option_value_from_text(spec, text));
+        },
+        help);
+    option->check(check);
+    if (const nlohmann::json d = spec.get(defaults); !d.is_null())
+      option->default_str(value_text(d));
+  }
+}
+
+}  // namespace mctsat::cli

@@ -1,0 +1,50 @@
+// Every option of one optimization: the strategy, the reward and final extractors, the limits all
+// strategies share, and each strategy's own options. Each field is declared as a user-facing
+// option once, in the option registry (option_registry.hpp), from which the CLI flags, the bench
+// parameters, the study schema and the report's echo are made.
+#pragma once
+
+#include <functional>
+
+#include "extract/extractor.hpp"
+#include "search/eqsat.hpp"
+#include "search/greedy.hpp"
+#include "search/mcts.hpp"
+#include "search/progress.hpp"
+#include "search/search_limits.hpp"
+#include "search/strategy.hpp"
+#include "search/taso.hpp"
+#include "support/enum_names.hpp"
+#include "tensor/egraph_conversion.hpp"
+
+namespace mctsat::search {
+
+// mcts: whether the tree search also runs TASO's backtracking search first (taso options, at most
+// half the time budget, which its time counts against) and adds TASO's best graph to an e-graph,
+// merged with the input graph at the roots: kNone does not run it; kSeed adds it to the initial
+// e-graph (the tree search starts from it); kFinal adds it to the e-graph the tree search ends
+// with, before the final extraction. With either, the result is never worse than TASO's graph
+// (the optimizer keeps it when the final extraction is not cheaper).
+enum class TasoGraph { kNone, kSeed, kFinal };
+inline constexpr EnumNames<TasoGraph, 3> kTasoGraphNames{
+    {{TasoGraph::kNone, "none"}, {TasoGraph::kSeed, "seed"}, {TasoGraph::kFinal, "final"}}};
+
+struct OptimizeOptions {
+  StrategyKind strategy = StrategyKind::kMcts;
+  // The mcts and greedy reward extractor. The paper rewards with its OCF (kPaper); ours defaults
+  // to kDag, which sees merges whose pay-off needs several classes to switch together.
+  extract::ExtractorKind extract = extract::ExtractorKind::kDag;
+  extract::ExtractorKind final_extract = extract::ExtractorKind::kIlp;
+  extract::ExtractorOptions extractor;  // both extractors'
+  SearchLimits limits;
+  EqsatOptions eqsat;
+  MctsOptions mcts;  // greedy reads its node and step limits
+  TasoOptions taso;
+  TasoGraph taso_graph = TasoGraph::kFinal;  // mcts
+  // Reported by every strategy (it overrides the strategies' own `progress` callbacks).
+  ProgressCallback progress;
+  // Called with the e-graph the final extractor sees, just before it extracts (e.g. to export it).
+  std::function<void(const tensor::TensorEGraph&)> final_egraph;
+};
+
+}  // namespace mctsat::search

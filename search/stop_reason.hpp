@@ -1,0 +1,39 @@
+// Why a search stopped: one enum for every strategy, with its one name table (the names are what
+// reports and the CLI print).
+#pragma once
+
+#include "egraph/runner.hpp"
+#include "support/enum_names.hpp"
+
+namespace mctsat::search {
+
+enum class StopReason {
+  kNoImprovement,   // mcts, greedy: no action lowers the reward cost
+  kSaturated,       // no rule changes the e-graph any more
+  kIterationLimit,  // eqsat: its iteration limit
+  kStepLimit,       // mcts, greedy: their planning-step limit
+  kNodeLimit,       // the e-node limit
+  kTimeLimit,       // the search's time budget
+  kMemoryLimit,     // the memory limit
+  kBudget,          // taso: its budget of explored graphs
+  kQueueEmpty,      // taso: no candidate left
+  kStopped,         // a hook asked to stop
+};
+
+inline constexpr EnumNames<StopReason, 10> kStopReasonNames{{
+    {StopReason::kNoImprovement, "no improving action"},
+    {StopReason::kSaturated, "saturated"},
+    {StopReason::kIterationLimit, "iteration limit"},
+    {StopReason::kStepLimit, "step limit"},
+    {StopReason::kNodeLimit, "node limit"},
+    {StopReason::kTimeLimit, "time limit"},
+    {StopReason::kMemoryLimit, "memory limit"},
+    {StopReason::kBudget, "budget"},
+    {StopReason::kQueueEmpty, "queue empty"},
+    {StopReason::kStopped, "stopped"},
+}};
+
+// The runner's stop reasons, as the search's.
+StopReason from_runner(egraph::StopReason reason);
+
+}  // namespace mctsat::search

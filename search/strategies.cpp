@@ -1,0 +1,169 @@
+// Each strategy's run: its search, then its record as a StrategyResult.
+#include "search/strategies.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "search/eqsat.hpp"
+#include "search/greedy.hpp"
+#include "search/mcts.hpp"
+#include "search/taso.hpp"
+#include "support/error.hpp"
+
+namespace mctsat::search {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+template <typename Indices>
+std::vector<std::pair<std::string, std::size_t>> count_rules(const dsl::RuleSet& rules,
+                                                             const Indices& indices) {
+  std::map<std::string, std::size_t> used;
+  for (std::size_t rule : indices) ++used[rules.rule(rule).name];
+  return {used.begin(), used.end()};
+}
+
+class EqsatStrategy final : public Strategy {
+ public:
+  explicit EqsatStrategy(EqsatOptions options) : options_(std::move(options)) {}
+  StrategyKind kind() const override { return StrategyKind::kEqsat; }
+
+  StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override {
+    StrategyResult result;
+    result.state = tensor::to_egraph(graph);
+    EqsatOptions options = options_;
+    if (context.progress) options.progress = context.progress;
+    const egraph::RunReport report =
+        run_eqsat(result.state, context.rules, options, context.limits);
+    result.stop = from_runner(report.stop);
+    result.iterations = report.iterations.size();
+    std::map<std::string, std::size_t> used;
+    for (const auto& iteration : report.iterations)
+      for (std::size_t r = 0; r < iteration.rules.size(); ++r)
+        if (iteration.rules[r].apply.applied > 0)
+          used[context.rules.rule(r).name] += iteration.rules[r].apply.applied;
+    result.rules_used.assign(used.begin(), used.end());
+    return result;
+  }
+
+ private:
+  EqsatOptions options_;
+};
+
+class MctsStrategy final : public Strategy {
+ public:
+  MctsStrategy(MctsOptions options, TasoOptions taso, TasoGraph taso_graph)
+      : options_(std::move(options)), taso_(std::move(taso)), taso_graph_(taso_graph) {}
+  StrategyKind kind() const override { return StrategyKind::kMcts; }
+
+  StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override {
+    const auto start = Clock::now();
+    StrategyResult result;
+    tensor::TensorEGraph initial = tensor::to_egraph(graph);
+    SearchLimits limits = context.limits;
+    std::vector<std::size_t> committed;
+    if (taso_graph_ != TasoGraph::kNone) {
+      SearchLimits taso_limits = context.limits;
+      taso_limits.seconds = context.limits.seconds / 2;
+      TasoResult taso = run_taso(graph, context.rules, context.model, taso_, taso_limits);
+      if (taso.cost < tensor::graph_cost(graph, context.model)) {
+        result.fallback = std::move(taso.graph);
+        committed = taso.applied;
+      }
+      taso.graph = tensor::Graph();
+      result.taso = std::move(taso);
+      if (result.fallback && taso_graph_ == TasoGraph::kSeed)
+        tensor::add_equivalent_graph(initial, *result.fallback);
+      limits.seconds = std::max(context.limits.seconds - seconds_since(start), 0.0);
+    }
+    MctsOptions options = options_;
+    if (context.progress) options.progress = context.progress;
+    MctsResult run = run_mcts(std::move(initial), context.rules, context.reward, options, limits);
+    result.state = std::move(run.state);
+    if (result.fallback && taso_graph_ == TasoGraph::kFinal)
+      tensor::add_equivalent_graph(result.state, *result.fallback);
+    result.stop = run.stop;
+    result.iterations = run.steps.size();
+    for (const MctsStep& step : run.steps) committed.push_back(step.rule);
+    result.rules_used = count_rules(context.rules, committed);
+    result.mcts = std::move(run);
+    return result;
+  }
+
+ private:
+  MctsOptions options_;
+  TasoOptions taso_;
+  TasoGraph taso_graph_;
+};
+
+class GreedyStrategy final : public Strategy {
+ public:
+  explicit GreedyStrategy(const MctsOptions& mcts) {
+    options_.node_limit = mcts.node_limit;
+    options_.max_steps = mcts.max_steps;
+  }
+  StrategyKind kind() const override { return StrategyKind::kGreedy; }
+
+  StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override {
+    GreedyOptions options = options_;
+    options.progress = context.progress;
+    GreedyResult run = run_greedy(tensor::to_egraph(graph), context.rules, context.reward, options,
+                                  context.limits);
+    StrategyResult result;
+    result.state = std::move(run.state);
+    result.stop = run.stop;
+    result.iterations = run.committed.size();
+    result.rules_used = count_rules(context.rules, run.committed);
+    return result;
+  }
+
+ private:
+  GreedyOptions options_;
+};
+
+class TasoStrategy final : public Strategy {
+ public:
+  explicit TasoStrategy(TasoOptions options) : options_(std::move(options)) {}
+  StrategyKind kind() const override { return StrategyKind::kTaso; }
+
+  StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override {
+    TasoOptions options = options_;
+    if (context.progress) options.progress = context.progress;
+    TasoResult run = run_taso(graph, context.rules, context.model, options, context.limits);
+    StrategyResult result;
+    result.state = tensor::to_egraph(run.graph);
+    run.graph = tensor::Graph();
+    result.stop = run.stop;
+    result.iterations = run.explored;
+    result.rules_used = count_rules(context.rules, run.applied);
+    result.taso = std::move(run);
+    return result;
+  }
+
+ private:
+  TasoOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Strategy> make_strategy(const OptimizeOptions& options) {
+  switch (options.strategy) {
+    case StrategyKind::kEqsat:
+      return std::make_unique<EqsatStrategy>(options.eqsat);
+    case StrategyKind::kMcts:
+      return std::make_unique<MctsStrategy>(options.mcts, options.taso, options.taso_graph);
+    case StrategyKind::kGreedy:
+      return std::make_unique<GreedyStrategy>(options.mcts);
+    case StrategyKind::kTaso:
+      return std::make_unique<TasoStrategy>(options.taso);
+  }
+  MCTSAT_ASSERT(false && "unknown strategy kind");
+  return nullptr;
+}
+
+}  // namespace mctsat::search
