@@ -311,7 +311,7 @@ std::string markdown_report(const Summary& s) {
     if (!s.reference_studies.empty())
       out += fmt::format(" (also counting the runs of {})", fmt::join(s.reference_studies, ", "));
     out +=
-        ".\n\n| model | cost model | original (ms) | best known (ms) | improvement (%) | found by "
+        ".\n\n| model | cost model | original (ms) | best known (ms) | cost reduction (%) | found by "
         "|\n|---|---|---:|---:|---:|---|\n";
     for (const auto& [key, best] : s.best_known)
       out += fmt::format("| {} | {} | {:.6g} | {:.6g} | {:.2f} | {} |\n",
