@@ -15,6 +15,7 @@
 #include "bench/harness/study_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/number_checks.hpp"
+#include "support/json_text.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -101,7 +102,7 @@ void add_bench_command(CLI::App& app) {
                       "Study config (.json), e.g. bench/configs/smoke.json");
   command->add_option("--out", options->out, "Output directory (default bench-out/NAME)");
   command->add_option("-j,--jobs", options->jobs, "Runs at a time")
-      ->check(positive_number)
+      ->check(thread_count())
       ->capture_default_str();
   command->add_option("--shard", options->shard, "Run shard I of N (0 <= I < N) of the grid")
       ->capture_default_str();
@@ -125,8 +126,9 @@ void add_bench_command(CLI::App& app) {
   merge->add_flag("--json", options->json, "Print the summary as JSON");
   merge->callback([options] {
     std::vector<std::string> warnings;
-    const std::size_t n =
-        bench::merge_results(options->merge_inputs, options->merge_out, &warnings);
+    const std::size_t n = read_json_fields(options->merge_out, [&] {
+      return bench::merge_results(options->merge_inputs, options->merge_out, &warnings);
+    });
     print_warnings(warnings);
     if (options->json)
       std::cout << nlohmann::json{{"records", n}, {"out", options->merge_out}}.dump(2) << '\n';
@@ -150,8 +152,9 @@ void add_bench_command(CLI::App& app) {
     report_options.plots = !options->no_plots;
     report_options.best_known_from = options->best_known_from;
     std::vector<std::string> warnings;
-    const bench::ReportOutput out =
-        bench::write_report(options->report_dir, report_options, &warnings);
+    const bench::ReportOutput out = read_json_fields(options->report_dir, [&] {
+      return bench::write_report(options->report_dir, report_options, &warnings);
+    });
     print_warnings(warnings);
     if (options->json)
       std::cout << nlohmann::json{{"files", out.files}}.dump(2) << '\n';

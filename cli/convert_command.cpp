@@ -1,6 +1,7 @@
 // `mctsat convert INPUT OUTPUT [--check]`: reads a model (zoo name or file) and writes it in the
-// format the output's extension names; --check loads the output back (.json, .onnx) and compares
-// its outputs with the input's on seeded random inputs.
+// format the output's extension names; --check parses the output back (.json, .onnx) and compares
+// its outputs with the input's on seeded random inputs before anything is written, so a failed
+// check leaves no file behind.
 #include <filesystem>
 #include <iostream>
 
@@ -9,8 +10,10 @@
 #include "cli/commands.hpp"
 #include "cli/equivalence_check.hpp"
 #include "cli/model_options.hpp"
+#include "cli/number_checks.hpp"
 #include "frontend/model_io.hpp"
 #include "support/error.hpp"
+#include "support/files.hpp"
 
 namespace mctsat::cli {
 
@@ -35,29 +38,35 @@ void add_convert_command(CLI::App& app) {
   command
       ->add_option("--tolerance", options->tolerance,
                    "--check: largest relative difference allowed")
+      ->check(non_negative_number)
       ->capture_default_str();
-  command->add_option("--seed", options->seed, "--check: random seed")->capture_default_str();
+  command->add_option("--seed", options->seed, "--check: random seed")
+      ->check(non_negative_integer)
+      ->capture_default_str();
   command->callback([options] {
     const Options& o = *options;
     const std::string extension = std::filesystem::path(o.output).extension().string();
     if (o.check && extension != ".json" && extension != ".onnx")
       throw Error(fmt::format("--check needs an output that loads back (.json or .onnx), not '{}'",
                               o.output));
+    check_output_paths({{"OUTPUT", o.output}});
     const tensor::Graph graph = o.model.load(o.input);
-    frontend::save_model(graph, o.output);
+    const std::string text = frontend::model_text(graph, o.output);
+    if (o.check) {
+      const tensor::Graph converted = frontend::parse_model(text, o.output);
+      const nlohmann::json check = check_equivalence(graph, converted, o.tolerance, o.seed);
+      if (check["passed"].get<bool>())
+        std::cout << fmt::format(
+            "check passed (max relative difference {:.3g}, max absolute difference {:.3g}, "
+            "tolerance {:.3g})\n",
+            check["max_relative_difference"].get<double>(),
+            check["max_abs_difference"].get<double>(), o.tolerance);
+      if (!check["passed"].get<bool>())
+        throw Error(fmt::format("{}'s outputs differ from {}'s ({}); nothing written", o.output,
+                                o.input, check_failure(check)));
+    }
+    write_file_atomically(o.output, text);
     std::cout << "wrote " << o.output << " (" << graph.size() << " nodes)\n";
-    if (!o.check) return;
-    const tensor::Graph converted = frontend::load_model(o.output);
-    const nlohmann::json check = check_equivalence(graph, converted, o.tolerance, o.seed);
-    std::cout << fmt::format(
-        "check {} (max relative difference {:.3g}, max absolute difference {:.3g}, tolerance "
-        "{:.3g})\n",
-        check["passed"].get<bool>() ? "passed" : "FAILED",
-        check["max_relative_difference"].get<double>(), check["max_abs_difference"].get<double>(),
-        o.tolerance);
-    if (!check["passed"].get<bool>())
-      throw Error(fmt::format("{}'s outputs differ from {}'s (max relative difference {:.3g})",
-                              o.output, o.input, check["max_relative_difference"].get<double>()));
   });
 }
 

@@ -54,4 +54,12 @@ nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Gr
           {"seed", seed}};
 }
 
+std::string check_failure(const nlohmann::json& check) {
+  if (!check["finite"].get<bool>())
+    return "an output is NaN or infinite, so the outputs cannot be compared";
+  return fmt::format("max relative difference {:.3g}, more than the tolerance {:.3g}",
+                     check["max_relative_difference"].get<double>(),
+                     check["tolerance"].get<double>());
+}
+
 }  // namespace mctsat::cli

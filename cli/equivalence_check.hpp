@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -19,5 +20,9 @@ namespace mctsat::cli {
 // Throws mctsat::Error when the graphs' outputs differ in number or shape.
 nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Graph& other,
                                  double tolerance, std::uint64_t seed);
+
+// Why a check of check_equivalence failed, for a person: outputs that are not finite (NaN or
+// infinity: no difference can be measured) or the difference against the tolerance.
+std::string check_failure(const nlohmann::json& check);
 
 }  // namespace mctsat::cli

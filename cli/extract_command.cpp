@@ -11,6 +11,7 @@
 #include "cli/number_checks.hpp"
 #include "extract/extractor.hpp"
 #include "extract/serialized_problem.hpp"
+#include "support/error.hpp"
 
 namespace mctsat::cli {
 
@@ -78,6 +79,16 @@ void add_extract_command(CLI::App& app) {
            {"gap", std::isnan(r.gap) ? nlohmann::json() : nlohmann::json(r.gap)},
            {"detail", r.detail}});
     }
+    // No extraction is a failure of the command, after the results are printed.
+    std::string infeasible;
+    for (const auto& r : results)
+      if (r["status"] == extract::status_name(extract::Status::kInfeasible))
+        infeasible += (infeasible.empty() ? "" : ", ") + r["extractor"].get<std::string>();
+    const auto fail_if_infeasible = [&] {
+      if (!infeasible.empty())
+        throw Error(fmt::format("no acyclic extraction of every root (infeasible): {}", infeasible),
+                    SourceLocation::at(options->path));
+    };
     if (options->json) {
       std::cout << nlohmann::json{{"egraph", options->path},
                                   {"classes", problem.num_classes()},
@@ -85,6 +96,8 @@ void add_extract_command(CLI::App& app) {
                                   {"results", results}}
                        .dump(2)
                 << '\n';
+      std::cout.flush();
+      fail_if_infeasible();
       return;
     }
     std::cout << fmt::format("{}: {} classes, {} nodes\n", options->path, problem.num_classes(),
@@ -98,6 +111,8 @@ void add_extract_command(CLI::App& app) {
               ? ""
               : fmt::format("  (bound {:.6g}, gap {:.2f}%)", r["lower_bound"].get<double>(),
                             100 * r["gap"].get<double>()));
+    std::cout.flush();
+    fail_if_infeasible();
   });
 }
 

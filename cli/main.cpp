@@ -1,11 +1,16 @@
 // The mctsat command line: parses the subcommand and reports user errors as
-// `file:line:col: error: ...` with a non-zero exit status.
+// `file:line:col: error: ...` with a non-zero exit status. Exit statuses (docs/limits.md): 0
+// success; 1 an error in the input, a failed check or a limit reached (also out of memory); 70
+// an internal error (a bug: an exception that no input check turned into a located error); CLI11's
+// 100-127 for a malformed command line; 130 / 143 when SIGINT / SIGTERM stopped the command.
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
 #include "support/error.hpp"
+#include "support/interrupt.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -23,6 +28,7 @@ int main(int argc, char** argv) {
   mctsat::cli::add_devices_command(app);
   mctsat::cli::add_rules_command(app);
   mctsat::cli::add_verify_command(app);
+  mctsat::install_interrupt_handlers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -30,6 +36,15 @@ int main(int argc, char** argv) {
   } catch (const mctsat::Error& e) {
     std::cerr << "mctsat: " << e.what() << '\n';
     return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "mctsat: error: out of memory (the input needs more memory than this process "
+                 "may use)\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "mctsat: internal error: " << e.what()
+              << " (please report this with the "
+                 "command and its input)\n";
+    return 70;
   }
   return 0;
 }

@@ -87,9 +87,11 @@ void print_report(const search::OptimizeReport& report) {
   if (report.check) {
     const auto& c = *report.check;
     std::cout << fmt::format(
-        "  check           {} (max relative difference {:.3g}, tolerance {:.3g})\n",
-        c["passed"].get<bool>() ? "passed" : "FAILED", c["max_relative_difference"].get<double>(),
-        c["tolerance"].get<double>());
+        "  check           {}\n",
+        c["passed"].get<bool>()
+            ? fmt::format("passed (max relative difference {:.3g}, tolerance {:.3g})",
+                          c["max_relative_difference"].get<double>(), c["tolerance"].get<double>())
+            : fmt::format("FAILED ({})", check_failure(c)));
   }
   if (report.measured) {
     const auto& m = *report.measured;
@@ -149,6 +151,7 @@ void add_optimize_command(CLI::App& app) {
   command
       ->add_option("--tolerance", options->tolerance,
                    "--check: largest relative difference allowed")
+      ->check(non_negative_number)
       ->capture_default_str();
   CLI::Option* measure = command->add_flag(
       "--measure", options->measure,
@@ -172,7 +175,7 @@ void add_optimize_command(CLI::App& app) {
       ->add_option("--measure-threads", options->measure_options.threads,
                    "--measure: oneDNN threads (default: OpenMP's, i.e. OMP_NUM_THREADS or all "
                    "cores)")
-      ->check(positive_number)
+      ->check(thread_count())
       ->needs(measure);
   command->add_flag("--verify-rules", options->verify_rules,
                     "Verify the rules first (cached); refuse to run with one that fails");
@@ -184,6 +187,12 @@ void add_optimize_command(CLI::App& app) {
       throw Error(
           "--export-egraph: strategy taso searches concrete graphs and builds no e-graph to "
           "export (use eqsat, mcts or greedy)");
+    // Every output is checked before the search and written, as a set, only after every check.
+    std::vector<std::pair<std::string, std::string>> output_paths;
+    if (!o.output.empty()) output_paths.emplace_back("-o", o.output);
+    if (!o.report_path.empty()) output_paths.emplace_back("--report", o.report_path);
+    if (!o.export_egraph.empty()) output_paths.emplace_back("--export-egraph", o.export_egraph);
+    check_output_paths(output_paths);
     const tensor::Graph graph = o.model_options.load(o.model);
     const dsl::RuleLibrary library = dsl::load_rules_or_throw(o.rule_paths);
     const dsl::RuleSet rules(dsl::select_rules(library, o.selection));
@@ -223,19 +232,24 @@ void add_optimize_command(CLI::App& app) {
       report.check = check_equivalence(graph, report.result.graph, o.tolerance, o.check_seed);
     if (measurement) report.measured = measurement->measure(report.result.graph);
     const nlohmann::json json = report.to_json();
-    if (!o.output.empty()) frontend::save_model(report.result.graph, o.output);
-    if (exported) egraph::save_serialized(o.export_egraph, *exported);
-    if (!o.report_path.empty()) write_file_atomically(o.report_path, json.dump(2) + "\n");
+    const bool check_failed = report.check && !(*report.check)["passed"].get<bool>();
+    if (!check_failed) {
+      std::vector<OutputFile> outputs;
+      if (!o.output.empty())
+        outputs.push_back({o.output, frontend::model_text(report.result.graph, o.output)});
+      if (!o.report_path.empty()) outputs.push_back({o.report_path, json.dump(2) + "\n"});
+      if (exported) outputs.push_back({o.export_egraph, egraph::to_json(*exported)});
+      write_files_atomically(outputs);
+    }
     if (o.json) {
       std::cout << json.dump(2) << '\n';
     } else if (!o.quiet) {
       print_report(report);
     }
-    if (report.check && !(*report.check)["passed"].get<bool>())
-      throw Error(
-          fmt::format("the optimized graph's outputs differ from the original's (max relative "
-                      "difference {:.3g})",
-                      (*report.check)["max_relative_difference"].get<double>()));
+    if (check_failed)
+      throw Error(fmt::format("the optimized graph's outputs differ from the original's ({}){}",
+                              check_failure(*report.check),
+                              output_paths.empty() ? "" : "; nothing written"));
   });
 }
 

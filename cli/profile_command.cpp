@@ -224,7 +224,7 @@ void add_profile_command(CLI::App& app) {
                       "Fit the roofline profile (starting from --device) to the timings and write "
                       "it to this .json file, which --device FILE.json loads");
   command->add_option("--threads", options->threads, "oneDNN threads (default: OpenMP's)")
-      ->check(positive_number);
+      ->check(thread_count());
   command->add_flag("--json", options->json, "Print JSON");
   command->callback([options] {
     const tensor::Graph graph = frontend::load_model(options->model);

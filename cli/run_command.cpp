@@ -171,6 +171,7 @@ void add_run_command(CLI::App& app) {
       ->check(CLI::IsMember({"reference", "dnnl"}))
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Seed of the random inputs and missing weights")
+      ->check(non_negative_integer)
       ->capture_default_str();
   command->add_option("--runs", options->runs, "Timed end-to-end runs (dnnl)")
       ->check(non_negative_number)
@@ -181,7 +182,7 @@ void add_run_command(CLI::App& app) {
   command
       ->add_option("--threads", options->threads,
                    "oneDNN threads (dnnl; default: OpenMP's, i.e. OMP_NUM_THREADS or all cores)")
-      ->check(positive_number);
+      ->check(thread_count());
   command->add_option("--compare", options->compare,
                       "A second model (e.g. the optimized graph) run on the same inputs, "
                       "interleaved: reports the speedup and the output difference (dnnl)");

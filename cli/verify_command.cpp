@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "dsl/rule_library.hpp"
 #include "support/error.hpp"
 #include "verify/verifier.hpp"
@@ -57,13 +58,23 @@ struct Tally {
 
 void run(const VerifyCliOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  const dsl::RuleLibrary library = dsl::load_rules_or_throw(o.paths);
+  dsl::RuleLibrary library = dsl::load_rules_or_throw(o.paths);
   std::vector<dsl::CheckedRule> rules;
   std::vector<dsl::CheckedAxiom> axioms;
   if (o.only.empty()) {
     rules = library.rules;
     axioms = library.axioms;
-  } else {
+  }
+  // Proofs need axioms: files that declare none are proved from the shipped ones.
+  std::string axioms_source = "the files given";
+  if (library.axioms.empty() && !library.rules.empty()) {
+    axioms_source = std::string(MCTSAT_DEFAULT_RULES) + "/axioms.rules";
+    library.axioms = dsl::load_rules_or_throw({axioms_source}).axioms;
+  }
+  const std::string axioms_note =
+      fmt::format("proofs use {} axiom{} from {}", library.axioms.size(),
+                  library.axioms.size() == 1 ? "" : "s", axioms_source);
+  if (!o.only.empty()) {
     for (const auto& name : o.only) {
       bool found = false;
       for (const auto& r : library.rules)
@@ -104,6 +115,7 @@ void run(const VerifyCliOptions& o) {
                       {"proof", to_json(r.proof)},
                       {"numeric", to_json(r.numeric)},
                       {"cached", r.cached},
+                      {"unverified", r.unverified()},
                       {"failed", r.failed()}});
     std::cout << nlohmann::json({{"results", list},
                                  {"summary",
@@ -116,6 +128,8 @@ void run(const VerifyCliOptions& o) {
                                    {"rule_numeric", numeric[0].json()},
                                    {"axiom_shape", shape[1].json()},
                                    {"axiom_numeric", numeric[1].json()},
+                                   {"proof_axioms",
+                                    {{"count", library.axioms.size()}, {"from", axioms_source}}},
                                    {"seconds", seconds}}}})
                      .dump(2)
               << '\n';
@@ -137,6 +151,9 @@ void run(const VerifyCliOptions& o) {
       detail("shape", r.shape);
       if (!r.axiom) detail("axioms", r.proof);
       detail("numeric", r.numeric);
+      if (r.unverified())
+        std::cout << fmt::format("  {}:{}: {}\n", r.where.file, r.where.line,
+                                 verify::unverified_reason(r));
     }
     std::cout << fmt::format("\n{} rules: shape {}; axioms: {} proved, {} not proved; numeric {}\n",
                              rules.size(), shape[0].text(), proof.pass, proof.unknown + proof.fail,
@@ -144,6 +161,7 @@ void run(const VerifyCliOptions& o) {
     if (!axioms.empty())
       std::cout << fmt::format("{} axioms: shape {}; numeric {}\n", axioms.size(), shape[1].text(),
                                numeric[1].text());
+    std::cout << axioms_note << '\n';
     std::cout << fmt::format("{:.1f} s ({} from the cache)\n", seconds, cached);
   }
   std::cout.flush();  // the table before the error message
@@ -168,8 +186,10 @@ void add_verify_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1u, 3600000u));
   command->add_option("--jobs,-j", o->verify.jobs, "Threads (0: every core)")
+      ->check(thread_count(0))
       ->capture_default_str();
   command->add_option("--seed", o->verify.numeric.seed, "Seed of the numeric tests")
+      ->check(non_negative_integer)
       ->capture_default_str();
   command
       ->add_option("--samples", o->verify.numeric.samples, "Concrete assignments tested per rule")
@@ -181,6 +201,7 @@ void add_verify_command(CLI::App& app) {
   command
       ->add_option("--tolerance", o->verify.numeric.tolerance,
                    "Relative tolerance of the real-valued numeric test")
+      ->check(non_negative_number)
       ->capture_default_str();
   command->add_option("--cache-dir", o->cache_dir,
                       "Cache directory (default: $XDG_CACHE_HOME/mctsat/verify)");

@@ -318,6 +318,13 @@ class RuleChecker {
       p.args.push_back(term(*args[i], sort_of(param.kind), side,
                             fmt::format("argument {} of {} ({})", i + 1 - (short_split && i > 1),
                                         t.name, param.name)));
+      // A literal attribute outside the catalog's range (a stride of 0) could never be well-formed.
+      const Pat& literal = p.args.back();
+      if (param.kind == tensor::ParamKind::kInt && literal.kind == Pat::Kind::kInt &&
+          (literal.value < param.min || literal.value > param.max))
+        error(literal.where, fmt::format("argument {} of {} ({}) must be from {} to {}, got {}",
+                                         i + 1 - (short_split && i > 1), t.name, param.name,
+                                         param.min, param.max, literal.value));
     }
     return p;
   }

@@ -100,7 +100,7 @@ std::string to_json(const SerializedEGraph& graph, int indent) {
   return doc.dump(indent) + "\n";
 }
 
-SerializedEGraph from_json(std::string_view text, const std::string& file) {
+SerializedEGraph from_json(std::string_view text, const std::string& file) try {
   const Json doc = parse_json_text(text, file);
   if (!doc.is_object())
     throw Error("an egraph-serialize document must be a JSON object", SourceLocation::at(file));
@@ -170,6 +170,9 @@ SerializedEGraph from_json(std::string_view text, const std::string& file) {
                                  : with_node(locate_key(text, node, nodes_offset, file), node));
   }
   return graph;
+} catch (const nlohmann::json::exception& e) {
+  // A value of a type the reader did not expect: an Error naming the file, not a crash.
+  throw json_error(e, file);
 }
 
 SerializedEGraph load_serialized(const std::string& path) {

@@ -6,6 +6,7 @@
 
 #include "extract/acyclic_repair.hpp"
 #include "extract/fixpoint.hpp"
+#include "tensor/memory_budget.hpp"
 
 namespace mctsat::extract {
 namespace {
@@ -23,6 +24,11 @@ bool contains(const History& history, Index eclass) {
 OcfValues ocf_values(const Problem& problem) {
   OcfValues ocf;
   ocf.history.resize(problem.num_classes());
+  // The histories grow with the square of a chain's length (each class's history holds every
+  // class below it): their total is held to the memory budget, a clear error instead of the OOM
+  // killer.
+  const std::uint64_t budget = tensor::memory_budget_bytes();  // once: sysconf and getrlimit
+  std::uint64_t history_bytes = 0;
   fresh_fixpoint_state(problem, ocf.value, ocf.choice);
   History scratch, merged;  // the history of the node being evaluated
   const FixpointStats stats = bottom_up_fixpoint(
@@ -68,7 +74,15 @@ OcfValues ocf_values(const Problem& problem) {
         scratch.insert(at, {eclass, value});
         return value;
       },
-      [&](Index node, double) { std::swap(ocf.history[problem.node_class(node)], scratch); });
+      [&](Index node, double) {
+        History& kept = ocf.history[problem.node_class(node)];
+        constexpr std::uint64_t kEntry = sizeof(History::value_type);
+        history_bytes = history_bytes + scratch.capacity() * kEntry - kept.capacity() * kEntry;
+        // Twice the histories: the merges copy them.
+        if (2 * history_bytes > budget)
+          tensor::check_memory_budget(2 * history_bytes, "the paper extractor's histories", {});
+        std::swap(kept, scratch);
+      });
   ocf.evaluations = stats.evaluations;
   ocf.improvements = stats.improvements;
   return ocf;

@@ -23,7 +23,7 @@ using tensor::ParamKind;
 using tensor::TensorRef;
 
 constexpr std::string_view kFormat = "mctsat-graph";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 
 class Reader {
  public:
@@ -32,10 +32,14 @@ class Reader {
   Graph read() {
     const json root = parse_json_text(text_, file_);
     if (!root.is_object()) fail_at_file("a graph file must hold a JSON object");
-    if (root.value("format", "") != kFormat)
-      fail_at_file(fmt::format("\"format\" must be \"{}\"", kFormat));
-    if (root.value("version", 0) != kVersion)
-      fail_at_file(fmt::format("\"version\" must be {}", kVersion));
+    const auto format = root.find("format");
+    if (format == root.end() || !format->is_string() || *format != kFormat)
+      fail_at_file(fmt::format("\"format\" must be the string \"{}\"", kFormat));
+    const auto version = root.find("version");
+    if (version == root.end() || !version->is_number_integer() || *version < 1 ||
+        *version > kVersion)
+      fail_at_file(fmt::format("\"version\" must be the number 1 or {}", kVersion));
+    version_ = version->get<int>();
     const auto nodes = root.find("nodes");
     if (nodes == root.end() || !nodes->is_array() || nodes->empty())
       fail_at_file("\"nodes\" must be a non-empty array");
@@ -71,11 +75,24 @@ class Reader {
     throw Error(message, where);
   }
 
+  // Version 2: a string is a node's name (its output 0), {"node": name, "output": k} any output.
+  // Version 1 wrote "node:k"; a whole string that names a node still wins over that reading.
   TensorRef read_ref(const json& value, const std::string& context_node) const {
+    if (value.is_object() && version_ >= 2) {
+      const json node = value.value("node", json()), output = value.value("output", json());
+      if (!node.is_string() || !output.is_number_unsigned() || value.size() != 2)
+        fail_at_node(context_node,
+                     fmt::format("a tensor reference object must be {{\"node\": name, "
+                                 "\"output\": index}}, got {}",
+                                 value.dump()));
+      return resolve(node.get<std::string>(), output.get<std::uint32_t>(), value, context_node);
+    }
     if (!value.is_string())
       fail_at_node(context_node,
-                   fmt::format("a tensor reference must be a string, got {}", value.dump()));
+                   fmt::format("a tensor reference must be a string{}, got {}",
+                               version_ >= 2 ? " or {\"node\", \"output\"}" : "", value.dump()));
     const std::string text = value.get<std::string>();
+    if (version_ >= 2 || ids_.count(text)) return resolve(text, 0, value, context_node);
     std::string name = text;
     std::uint32_t output = 0;
     if (const auto colon = text.rfind(':'); colon != std::string::npos) {
@@ -87,9 +104,17 @@ class Reader {
         output = 0;
       }
     }
+    return resolve(name, output, value, context_node);
+  }
+
+  TensorRef resolve(const std::string& name, std::uint32_t output, const json& value,
+                    const std::string& context_node) const {
     const auto found = ids_.find(name);
     if (found == ids_.end())
-      fail_at_node(context_node, fmt::format("refers to unknown tensor '{}'", text));
+      fail_at_node(
+          context_node,
+          fmt::format("refers to unknown tensor {}",
+                      value.is_string() ? "'" + value.get<std::string>() + "'" : value.dump()));
     return {found->second, output};
   }
 
@@ -224,6 +249,7 @@ class Reader {
   Graph graph_;
   std::map<std::string, NodeId, std::less<>> ids_;
   std::int64_t next_opaque_id_ = 0;
+  int version_ = kVersion;
 };
 
 json attr_json(const Attr& attr) {
@@ -237,13 +263,18 @@ json attr_json(const Attr& attr) {
   }
 }
 
+json ref_json(const Graph& graph, TensorRef ref) {
+  if (ref.output == 0) return graph.node(ref.node).name;
+  return {{"node", graph.node(ref.node).name}, {"output", ref.output}};
+}
+
 json node_json(const Graph& graph, const Node& node, bool with_values) {
   json out = json::object();
   out["name"] = node.name;
   out["op"] = tensor::op_name(node.op);
   if (!node.inputs.empty()) {
     json inputs = json::array();
-    for (const TensorRef& in : node.inputs) inputs.push_back(tensor::tensor_ref_string(graph, in));
+    for (const TensorRef& in : node.inputs) inputs.push_back(ref_json(graph, in));
     out["inputs"] = std::move(inputs);
   }
   const tensor::OpSignature& sig = tensor::signature(node.op);
@@ -270,7 +301,7 @@ json node_json(const Graph& graph, const Node& node, bool with_values) {
 }  // namespace
 
 Graph graph_from_json(std::string_view text, const std::string& file) {
-  return Reader(text, file).read();
+  return read_json_fields(file, [&]() -> Graph { return Reader(text, file).read(); });
 }
 
 std::string graph_to_json(const Graph& graph, bool with_values) {
@@ -282,8 +313,7 @@ std::string graph_to_json(const Graph& graph, bool with_values) {
   }
   json outputs = json::array();
   for (const auto& out : graph.outputs())
-    outputs.push_back(
-        {{"name", out.name}, {"tensor", tensor::tensor_ref_string(graph, out.tensor)}});
+    outputs.push_back({{"name", out.name}, {"tensor", ref_json(graph, out.tensor)}});
   text += "  ],\n  \"outputs\": " + outputs.dump() + "\n}\n";
   return text;
 }

@@ -55,6 +55,17 @@ std::optional<onnx::TensorProto> constant_value(const onnx::NodeProto& node) {
   return proto;
 }
 
+// The names the nodes of `graph` and of its subgraphs (If branches, Loop bodies) read.
+void add_inputs_read(const onnx::GraphProto& graph, std::set<std::string>& read) {
+  for (const auto& node : graph.node()) {
+    for (const auto& in : node.input()) read.insert(in);
+    for (const auto& attr : node.attribute()) {
+      if (attr.has_g()) add_inputs_read(attr.g(), read);
+      for (const auto& g : attr.graphs()) add_inputs_read(g, read);
+    }
+  }
+}
+
 class Folder {
  public:
   explicit Folder(onnx::ModelProto& model)
@@ -93,10 +104,9 @@ class Folder {
     for (int n = 0; n < graph.node_size(); ++n)
       if (!removed[static_cast<std::size_t>(n)]) *kept.Add() = std::move(*graph.mutable_node(n));
     graph.mutable_node()->Swap(&kept);
-    // Initializers for the folded tensors something still reads.
+    // Initializers for the folded tensors something still reads (subgraphs included).
     std::set<std::string> read;
-    for (const auto& node : graph.node())
-      for (const auto& in : node.input()) read.insert(in);
+    add_inputs_read(graph, read);
     for (const auto& out : graph.output()) read.insert(out.name());
     for (auto& proto : produced)
       if (read.count(proto.name())) *graph.add_initializer() = std::move(proto);
@@ -183,13 +193,73 @@ class Folder {
   std::map<std::string, OnnxValue> values_;
 };
 
+// Replaces every If whose condition is a constant by the nodes of the branch it takes (their
+// initializers become the graph's; an Identity names each branch output as the If's output).
+// Returns the number of Ifs replaced. An If whose branch would reuse a name already in the graph
+// stays.
+int inline_constant_ifs(onnx::GraphProto& graph) {
+  std::map<std::string, const onnx::TensorProto*> initializers;
+  std::set<std::string> names;
+  for (const auto& init : graph.initializer()) {
+    initializers[init.name()] = &init;
+    names.insert(init.name());
+  }
+  for (const auto& node : graph.node())
+    for (const auto& out : node.output()) names.insert(out);
+  int inlined = 0;
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  std::vector<onnx::TensorProto> new_initializers;
+  for (auto& node : *graph.mutable_node()) {
+    const onnx::GraphProto* branch = nullptr;
+    if (node.op_type() == "If" && onnx_attr::default_domain(node.domain()) &&
+        node.input_size() == 1) {
+      const auto cond = initializers.find(node.input(0));
+      if (cond != initializers.end()) {
+        try {
+          const tensor::Tensor value = onnx_io::tensor_from_proto(*cond->second, node.input(0));
+          if (value.data.size() == 1) {
+            const auto* taken =
+                onnx_attr::find(node, value.data[0] != 0 ? "then_branch" : "else_branch");
+            if (taken && taken->has_g()) branch = &taken->g();
+          }
+        } catch (const Error&) {
+        }
+      }
+    }
+    bool clash = branch == nullptr || branch->output_size() != node.output_size();
+    if (!clash) {
+      for (const auto& init : branch->initializer()) clash = clash || names.count(init.name());
+      for (const auto& inner : branch->node())
+        for (const auto& out : inner.output()) clash = clash || names.count(out);
+    }
+    if (clash) {
+      *nodes.Add() = std::move(node);
+      continue;
+    }
+    for (const auto& init : branch->initializer()) new_initializers.push_back(init);
+    for (const auto& inner : branch->node()) *nodes.Add() = inner;
+    for (int k = 0; k < node.output_size(); ++k) {
+      if (node.output(k).empty()) continue;
+      onnx::NodeProto* identity = nodes.Add();
+      identity->set_op_type("Identity");
+      identity->set_name(node.name() + "/" + node.output(k));
+      identity->add_input(branch->output(k).name());
+      identity->add_output(node.output(k));
+    }
+    ++inlined;
+  }
+  graph.mutable_node()->Swap(&nodes);
+  for (auto& init : new_initializers) *graph.add_initializer() = std::move(init);
+  return inlined;
+}
+
 }  // namespace
 
 int fold_constants(onnx::ModelProto& model, const std::function<void()>& infer_shapes) {
   int total = 0;
   for (;;) {
     Folder folder(model);
-    const int folded = folder.sweep();
+    const int folded = folder.sweep() + inline_constant_ifs(*model.mutable_graph());
     if (folded == 0) return total;
     total += folded;
     infer_shapes();

@@ -10,11 +10,11 @@
 #include <onnx/defs/schema.h>
 
 #include "frontend/onnx_attributes.hpp"
+#include "frontend/onnx_markers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "frontend/weight_folding.hpp"
 #include "support/error.hpp"
-#include "tensor/reference_kernels.hpp"
 
 namespace mctsat::frontend {
 namespace {
@@ -213,21 +213,20 @@ class Exporter {
                                                              {Activation::kSigmoid, "Sigmoid"},
                                                              {Activation::kTanh, "Tanh"}};
     if (act == Activation::kNone) return;
-    node(kTypes.at(act), {from}, {names_[id][0]}, unique(graph_.node(id).name + "/activation"));
+    node(kTypes.at(act), {from}, {names_[id][0]}, unique(graph_.node(id).name + "/activation"))
+        ->set_doc_string(onnx_markers::kFusedActivation);
   }
 
-  // Explicit ONNX pads [top, left, bottom, right] of a SAME or VALID window.
-  std::vector<std::int64_t> pads(const tensor::Shape& x, const tensor::Shape& out,
-                                 const std::int64_t kernel[2], const std::int64_t stride[2],
-                                 Padding pad) {
-    std::vector<std::int64_t> result(4, 0);
-    for (std::size_t i = 0; i < 2; ++i) {
-      const std::int64_t in = x[2 + i], o = out[2 + i];
-      const std::int64_t begin = tensor::kernels::pad_begin(pad, in, kernel[i], stride[i], o);
-      result[i] = begin;
-      result[2 + i] = std::max<std::int64_t>((o - 1) * stride[i] + kernel[i] - in - begin, 0);
-    }
-    return result;
+  // A window's padding as the auto_pad that names its mode (the catalog's SAME is ONNX's
+  // SAME_UPPER), so that the importer reads the same code back even where another code would read
+  // the same cells (a 1x1 stride-1 VALID convolution is also SAME).
+  static void set_window_padding(onnx::NodeProto* n, Padding pad) {
+    auto* attr = n->add_attribute();
+    attr->set_name("auto_pad");
+    attr->set_type(onnx::AttributeProto::STRING);
+    attr->set_s(pad == Padding::kValid       ? "VALID"
+                : pad == Padding::kSameLower ? "SAME_LOWER"
+                                             : "SAME_UPPER");
   }
 
   void emit(NodeId id) {
@@ -263,7 +262,9 @@ class Exporter {
           proto->set_name(out);
           onnx_io::tensor_to_proto(*n.value, n.leaf_dtype, *proto);
         } else {
-          value_info(model_.mutable_graph()->add_input(), out, n.outputs[0]);
+          onnx::ValueInfoProto* input = model_.mutable_graph()->add_input();
+          value_info(input, out, n.outputs[0]);
+          input->set_doc_string(onnx_markers::kWeightWithoutValues);
         }
         return;
       case Op::kMatmul: {
@@ -276,12 +277,10 @@ class Exporter {
         const auto act = static_cast<Activation>(attr_i(3));
         const std::string y = main_output(id, act);
         const tensor::Shape &x = type_of(0).shape, &w = type_of(1).shape;
-        const std::int64_t kernel[2] = {w[2], w[3]}, stride[2] = {attr_i(0), attr_i(1)};
         onnx::NodeProto* conv = node("Conv", ins, {y}, n.name);
         set_ints(conv, "kernel_shape", {w[2], w[3]});
-        set_ints(conv, "strides", {stride[0], stride[1]});
-        set_ints(conv, "pads",
-                 pads(x, n.outputs[0].shape, kernel, stride, static_cast<Padding>(attr_i(2))));
+        set_ints(conv, "strides", {attr_i(0), attr_i(1)});
+        set_window_padding(conv, static_cast<Padding>(attr_i(2)));
         set_int(conv, "group", x[1] / w[1]);
         return activation(id, act, y);
       }
@@ -289,14 +288,11 @@ class Exporter {
       case Op::kPoolAvg: {
         const auto act = static_cast<Activation>(attr_i(5));
         const std::string y = main_output(id, act);
-        const std::int64_t kernel[2] = {attr_i(0), attr_i(1)}, stride[2] = {attr_i(2), attr_i(3)};
         onnx::NodeProto* pool =
             node(n.op == Op::kPoolMax ? "MaxPool" : "AveragePool", ins, {y}, n.name);
-        set_ints(pool, "kernel_shape", {kernel[0], kernel[1]});
-        set_ints(pool, "strides", {stride[0], stride[1]});
-        set_ints(pool, "pads",
-                 pads(type_of(0).shape, n.outputs[0].shape, kernel, stride,
-                      static_cast<Padding>(attr_i(4))));
+        set_ints(pool, "kernel_shape", {attr_i(0), attr_i(1)});
+        set_ints(pool, "strides", {attr_i(2), attr_i(3)});
+        set_window_padding(pool, static_cast<Padding>(attr_i(4)));
         if (n.op == Op::kPoolAvg) set_int(pool, "count_include_pad", 1);
         return activation(id, act, y);
       }

@@ -3,13 +3,17 @@
 #include "frontend/onnx_import.hpp"
 #include "frontend/onnx_attributes.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 #include <onnx/version_converter/convert.h>
 
+#include "frontend/canonical_forms.hpp"
 #include "frontend/onnx_constant_folding.hpp"
 #include "frontend/onnx_importer.hpp"
+#include "frontend/onnx_markers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "frontend/weight_folding.hpp"
@@ -31,6 +35,33 @@ bool empty_tensor(const onnx::TensorProto& proto) {
   return false;
 }
 
+// ONNX's shape inference divides by strides, dilations and groups without checking them (a Conv
+// with strides [0, 0] stops the process with SIGFPE), so they are checked first, in every graph
+// of the model (also the bodies of If and Loop).
+void check_window_attributes(const onnx::GraphProto& graph, const std::string& file) {
+  for (const auto& node : graph.node()) {
+    const auto fail = [&](const std::string& message) {
+      SourceLocation where = SourceLocation::at(file);
+      where.node = node.name().empty() ? node.op_type() : node.name();
+      throw Error(fmt::format("{} {}", node.op_type(), message), where);
+    };
+    for (const auto& attribute : node.attribute()) {
+      const std::string& name = attribute.name();
+      if (name == "strides" || name == "dilations" || name == "kernel_shape") {
+        for (const auto v : attribute.ints())
+          if (v < 1) fail(fmt::format("attribute '{}' must be positive, got {}", name, v));
+      } else if (name == "pads") {
+        for (const auto v : attribute.ints())
+          if (v < 0) fail(fmt::format("attribute 'pads' must not be negative, got {}", v));
+      } else if (name == "group" && attribute.i() < 1) {
+        fail(fmt::format("attribute 'group' must be positive, got {}", attribute.i()));
+      }
+      if (attribute.has_g()) check_window_attributes(attribute.g(), file);
+      for (const auto& subgraph : attribute.graphs()) check_window_attributes(subgraph, file);
+    }
+  }
+}
+
 }  // namespace
 
 OnnxImporter::OnnxImporter(onnx::ModelProto model, std::string file)
@@ -49,6 +80,11 @@ tensor::Graph OnnxImporter::run() {
     initializers_[init.name()] = &init;
     names_.insert(init.name());
   }
+  for (const auto& node : model_.graph().node()) {
+    for (const auto& out : node.output()) producers_[out] = &node;
+    for (const auto& in : node.input()) ++readers_[in];
+  }
+  for (const auto& out : model_.graph().output()) ++readers_[out.name()];
   add_inputs();
   for (const auto& node : model_.graph().node()) import_node(node);
   current_ = nullptr;
@@ -59,7 +95,7 @@ tensor::Graph OnnxImporter::run() {
   }
   try {
     graph_.infer_and_validate();
-    return fold_weights(graph_);
+    return to_canonical_forms(fold_weights(graph_), fused_activations_);
   } catch (const Error& error) {
     throw error.located(SourceLocation::at(file_));
   }
@@ -74,6 +110,7 @@ void OnnxImporter::check_and_infer() {
   opset_ = onnx_attr::default_opset(model_.opset_import());
   if (opset_ < 1 || opset_ > kMaxOpset)
     fail(fmt::format("unsupported opset {} (mctsat reads opsets up to {})", opset_, kMaxOpset));
+  check_window_attributes(model_.graph(), file_);
   auto infer_shapes = [&] {
     try {
       onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(),
@@ -128,7 +165,7 @@ void OnnxImporter::add_inputs() {
     names_.insert(info.name());
     tensor::Node node;
     node.name = info.name();
-    node.op = Op::kInput;
+    node.op = info.doc_string() == onnx_markers::kWeightWithoutValues ? Op::kWeight : Op::kInput;
     node.attrs = {type->shape};
     node.leaf_dtype = type->dtype;
     bind(info.name(), {add_node(std::move(node)), 0});
@@ -201,6 +238,16 @@ std::shared_ptr<const tensor::Tensor> OnnxImporter::constant(const std::string& 
   }
 }
 
+const onnx::NodeProto* OnnxImporter::producer(const std::string& onnx_name) const {
+  const auto found = producers_.find(onnx_name);
+  return found == producers_.end() ? nullptr : found->second;
+}
+
+int OnnxImporter::readers(const std::string& onnx_name) const {
+  const auto found = readers_.find(onnx_name);
+  return found == readers_.end() ? 0 : found->second;
+}
+
 std::optional<tensor::TensorType> OnnxImporter::onnx_type(const std::string& onnx_name) const {
   auto found = onnx_types_.find(onnx_name);
   if (found == onnx_types_.end()) return std::nullopt;
@@ -255,6 +302,7 @@ void OnnxImporter::import_node(const onnx::NodeProto& node) {
     add_opaque(node);
   } else {
     check_outputs(node);
+    if (node.doc_string() == onnx_markers::kFusedActivation) fused_activations_.insert(node_name_);
   }
   names_.insert(node_name_);
 }
@@ -266,10 +314,12 @@ void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
     if (out.empty()) continue;
     auto type = onnx_type(out);
     if (!type)
-      fail(
-          fmt::format("mctsat keeps {} as an opaque operator and needs the type of its output "
-                      "'{}', which ONNX shape inference could not determine statically",
-                      node.op_type(), out));
+      fail(fmt::format(
+          "mctsat keeps {} as an opaque operator and needs the type of its output '{}', which "
+          "ONNX shape inference could not determine statically (mctsat folds what constants and "
+          "fixed input shapes determine: check that --input-shape fixes every graph input; a "
+          "shape computed from a graph input's values, such as an If on one, cannot be imported)",
+          node.op_type(), out));
     types.push_back(*type);
     outputs.push_back(out);
   }
@@ -318,9 +368,9 @@ void OnnxImporter::check_outputs(const onnx::NodeProto& node) const {
   }
 }
 
-tensor::Graph graph_from_onnx(
-    std::string_view bytes, const std::string& file,
-    const std::map<std::string, std::vector<std::int64_t>>& input_shapes) {
+tensor::Graph graph_from_onnx(std::string_view bytes, const std::string& file,
+                              const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
+                              const std::map<std::string, std::vector<double>>& input_values) {
   onnx::ModelProto model;
   if (bytes.empty() || !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     throw Error("not a valid ONNX model (the protobuf does not parse: truncated or corrupt?)",
@@ -340,6 +390,32 @@ tensor::Graph graph_from_onnx(
                   SourceLocation::at(file));
     shape->clear_dim();
     for (auto d : dims) shape->add_dim()->set_dim_value(d);
+  }
+  for (const auto& [name, values] : input_values) {
+    auto& inputs = *model.mutable_graph()->mutable_input();
+    auto input = std::find_if(inputs.begin(), inputs.end(), [&](const onnx::ValueInfoProto& info) {
+      return info.name() == name;
+    });
+    if (input == inputs.end() || !input->type().has_tensor_type())
+      throw Error(fmt::format("--input-value: the model has no tensor input '{}'", name),
+                  SourceLocation::at(file));
+    std::string dynamic;
+    const auto type = onnx_io::type_from_proto(input->type(), &dynamic);
+    if (!type)
+      throw Error(fmt::format("--input-value: input '{}' needs a fixed shape first: {} (give it "
+                              "one with --input-shape {}=d1,d2,...)",
+                              name, dynamic, name),
+                  SourceLocation::at(file));
+    if (tensor::numel(type->shape) != static_cast<std::int64_t>(values.size()))
+      throw Error(
+          fmt::format("--input-value: input '{}' of shape {} takes {} values, not {}", name,
+                      tensor::shape_string(type->shape), tensor::numel(type->shape), values.size()),
+          SourceLocation::at(file));
+    onnx::TensorProto* constant = model.mutable_graph()->add_initializer();
+    constant->set_name(name);
+    for (auto d : type->shape) constant->add_dims(d);
+    onnx_io::tensor_to_proto(tensor::Tensor(type->shape, values), type->dtype, *constant);
+    inputs.erase(input);
   }
   return OnnxImporter(std::move(model), file).run();
 }

@@ -30,6 +30,10 @@ class OnnxImporter {
   // The value of an initializer (Constant nodes are initializers after folding), if the name is
   // one.
   std::shared_ptr<const tensor::Tensor> constant(const std::string& onnx_name) const;
+  // The node that produces an ONNX tensor (nullptr for graph inputs and initializers), and how many
+  // node inputs and graph outputs read it.
+  const onnx::NodeProto* producer(const std::string& onnx_name) const;
+  int readers(const std::string& onnx_name) const;
   // The type ONNX's shape inference gives an ONNX tensor name, if static.
   std::optional<tensor::TensorType> onnx_type(const std::string& onnx_name) const;
   const tensor::TensorType& type_of(tensor::TensorRef ref) const { return graph_.type_of(ref); }
@@ -68,6 +72,9 @@ class OnnxImporter {
   std::map<std::string, const onnx::TensorProto*> initializers_;
   std::map<std::string, tensor::TensorRef> tensors_;
   std::set<std::string> names_;
+  std::set<std::string> fused_activations_;
+  std::map<std::string, const onnx::NodeProto*> producers_;
+  std::map<std::string, int> readers_;  // graph nodes of activations marked as fused
   const onnx::NodeProto* current_ = nullptr;
   std::string node_name_;
   std::int64_t next_opaque_id_ = 0;

@@ -9,7 +9,8 @@
 //   Gemm                      transpose / smul alpha / matmul / smul beta / ewadd
 //   Conv                      conv2d (+ ewadd of the bias as C x 1 x 1)  (2-D, no dilation,
 //                             padding equal to SAME, SAME_LOWER or VALID on both axes: auto_pad,
-//                             or explicit pads such as PyTorch's symmetric (kernel - 1) / 2)
+//                             or explicit pads such as PyTorch's symmetric (kernel - 1) / 2, or
+//                             those of a zero Pad before it that only it reads, as tf2onnx writes)
 //   MaxPool, AveragePool      poolmax, poolavg                     (2-D, as Conv; AveragePool
 //                             only where no window reaches padding or count_include_pad = 1)
 //   GlobalAveragePool         globalavgpool
@@ -272,21 +273,27 @@ bool map_gemm(OnnxImporter& im, const Node& node, std::string& reason) {
 }
 
 // The padding of a 2-D window operator (Conv, MaxPool, AveragePool) as one of the catalog's modes
-// (VALID, SAME, SAME_LOWER, tried in that order so that SAME is chosen wherever SAME_LOWER pads the
-// same), if it is one of them: per axis, ONNX's output size and padding before the data must be
-// those of the mode, and both axes must agree on it. The padding after the data need not match:
-// cells past the last window are never read.
+// (the mode auto_pad names, then SAME, VALID, SAME_LOWER, tried in that order: a window with
+// explicit pads that reads the same cells under several codes, such as a 1x1 stride-1 kernel under
+// SAME and VALID, gets SAME, the code the rules' literal 0 matches; mctsat's exporter writes
+// auto_pad, so its models read back with their own codes), if it is one of them: per axis, ONNX's
+// output size and padding before the data must be those of the mode, and both axes must agree on
+// it. The padding after the data need not match: cells past the last window are never read.
 struct Window {
   std::int64_t kernel[2], stride[2], out[2], begin[2];
+  std::optional<Padding> named;  // by auto_pad
 };
 
+// `extra` pads [top, left, bottom, right] are added to the node's explicit ones (a Pad the
+// operator absorbs).
 std::optional<Window> window_of(const Node& node, const Shape& x, std::int64_t kernel_h,
-                                std::int64_t kernel_w, std::string& reason) {
+                                std::int64_t kernel_w, std::string& reason,
+                                const std::vector<std::int64_t>& extra = {0, 0, 0, 0}) {
   auto reject = [&](const char* why) {
     reason = why;
     return std::optional<Window>();
   };
-  Window w{{kernel_h, kernel_w}, {1, 1}, {0, 0}, {0, 0}};
+  Window w{{kernel_h, kernel_w}, {1, 1}, {0, 0}, {0, 0}, std::nullopt};
   if (auto strides = get_ints(node, "strides")) {
     if (strides->size() != 2) return reject("strides of the wrong length");
     w.stride[0] = (*strides)[0];
@@ -301,6 +308,14 @@ std::optional<Window> window_of(const Node& node, const Shape& x, std::int64_t k
   std::vector<std::int64_t> pads(4, 0);
   if (auto given = get_ints(node, "pads"); given && auto_pad == "NOTSET") pads = *given;
   if (pads.size() != 4) return reject("pads of the wrong length");
+  if (auto_pad == "NOTSET") {
+    for (std::size_t i = 0; i < 4; ++i) pads[i] += extra[i];
+  } else if (extra != std::vector<std::int64_t>{0, 0, 0, 0}) {
+    return reject("a Pad before automatic padding");
+  }
+  if (auto_pad == "SAME_UPPER") w.named = Padding::kSame;
+  if (auto_pad == "SAME_LOWER") w.named = Padding::kSameLower;
+  if (auto_pad == "VALID") w.named = Padding::kValid;
   const bool ceil_mode = get_int(node, "ceil_mode", 0) != 0;
   for (int i = 0; i < 2; ++i) {
     const std::int64_t in = x[static_cast<std::size_t>(2 + i)], k = w.kernel[i], s = w.stride[i];
@@ -322,7 +337,9 @@ std::optional<Window> window_of(const Node& node, const Shape& x, std::int64_t k
 }
 
 std::optional<Padding> padding_of(const Shape& x, const Window& w) {
-  for (Padding mode : {Padding::kValid, Padding::kSame, Padding::kSameLower}) {
+  std::vector<Padding> modes = {Padding::kSame, Padding::kValid, Padding::kSameLower};
+  if (w.named) modes.insert(modes.begin(), *w.named);
+  for (Padding mode : modes) {
     bool all = true;
     for (int i = 0; i < 2; ++i) {
       const std::int64_t in = x[static_cast<std::size_t>(2 + i)], s = w.stride[i];
@@ -336,14 +353,57 @@ std::optional<Padding> padding_of(const Shape& x, const Window& w) {
   return std::nullopt;
 }
 
+// A zero Pad of the spatial axes before a Conv, read by the Conv alone, as pads [top, left,
+// bottom, right] the Conv can take instead (tf2onnx writes TensorFlow's explicit padding as Pad
+// followed by a Conv without pads); nullopt if it is not one.
+std::optional<std::vector<std::int64_t>> absorbable_pad(OnnxImporter& im, const Node& conv) {
+  const Node* pad = im.producer(conv.input(0));
+  if (pad == nullptr || pad->op_type() != "Pad" || im.readers(conv.input(0)) != 1 ||
+      get_string(*pad, "mode", "constant") != "constant")
+    return std::nullopt;
+  std::optional<std::vector<std::int64_t>> pads;
+  if (im.opset() < 11) {
+    pads = get_ints(*pad, "pads");
+    if (get_float(*pad, "value", 0.0) != 0.0) return std::nullopt;
+  } else {
+    const auto given = im.constant(pad->input(1));
+    if (!given) return std::nullopt;
+    pads = to_ints(*given);
+    if (has_input(*pad, 2)) {
+      const auto fill = im.constant(pad->input(2));
+      if (!fill || fill->data.size() != 1 || fill->data[0] != 0.0) return std::nullopt;
+    }
+    if (has_input(*pad, 3)) return std::nullopt;  // axes (opset 18)
+  }
+  const std::vector<std::int64_t>& p = *pads;
+  if (p.size() != 8 || p[0] != 0 || p[1] != 0 || p[4] != 0 || p[5] != 0) return std::nullopt;
+  for (auto v : p) {
+    if (v < 0) return std::nullopt;
+  }
+  return std::vector<std::int64_t>{p[2], p[3], p[6], p[7]};
+}
+
 bool map_conv(OnnxImporter& im, const Node& node, std::string& reason) {
-  const TensorRef x = im.tensor(node.input(0)), w = im.tensor(node.input(1));
+  TensorRef x = im.tensor(node.input(0));
+  const TensorRef w = im.tensor(node.input(1));
   if (!floating(im.type_of(x).dtype)) return fail_with(reason, "integer input");
   if (rank_of(im, x) != 4 || rank_of(im, w) != 4) return fail_with(reason, "not 2-D");
-  const Shape &xs = im.type_of(x).shape, &ws = im.type_of(w).shape;
-  const auto window = window_of(node, xs, ws[2], ws[3], reason);
-  if (!window) return false;
-  const auto pad = padding_of(xs, *window);
+  const Shape& ws = im.type_of(w).shape;
+  std::optional<Window> window;
+  std::optional<Padding> pad;
+  if (const auto extra = absorbable_pad(im, node)) {
+    const TensorRef unpadded = im.tensor(im.producer(node.input(0))->input(0));
+    std::string ignored;
+    window = window_of(node, im.type_of(unpadded).shape, ws[2], ws[3], ignored, *extra);
+    if (window) pad = padding_of(im.type_of(unpadded).shape, *window);
+    if (pad) x = unpadded;
+  }
+  const Shape xs = im.type_of(x).shape;
+  if (!pad) {
+    window = window_of(node, xs, ws[2], ws[3], reason);
+    if (!window) return false;
+    pad = padding_of(xs, *window);
+  }
   if (!pad) return fail_with(reason, "padding that is not SAME, SAME_LOWER or VALID");
   const bool bias = has_input(node, 2);
   TensorRef y = im.add1(

@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "frontend/onnx_attributes.hpp"
+#include "frontend/onnx_reference_layers.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "support/error.hpp"
 #include "tensor/reference_kernels.hpp"
@@ -469,6 +470,117 @@ Outputs range(const NodeProto& node, Inputs inputs) {
   return one(with_dtype(std::move(out), start.dtype));
 }
 
+Outputs split(const NodeProto& node, std::int64_t opset, Inputs inputs) {
+  const OnnxValue& x = required(inputs, 0, node);
+  const Shape& in = x.value.shape;
+  const auto axis =
+      static_cast<std::size_t>(axis_of(onnx_attr::get_int(node, "axis", 0), in.size(), node));
+  std::vector<std::int64_t> sizes;
+  if (opset < 13) {
+    sizes = onnx_attr::get_ints(node, "split").value_or(std::vector<std::int64_t>{});
+  } else if (const OnnxValue* given = optional_input(inputs, 1)) {
+    sizes = onnx_attr::to_ints(given->value);
+  }
+  const auto parts = static_cast<std::int64_t>(node.output_size());
+  if (sizes.empty()) {
+    if (parts == 0 || in[axis] % parts != 0) reject("Split: uneven equal split");
+    sizes.assign(static_cast<std::size_t>(parts), in[axis] / parts);
+  }
+  if (static_cast<std::int64_t>(sizes.size()) != parts) reject("Split: one size per output");
+  std::int64_t total = 0;
+  for (auto size : sizes) {
+    if (size < 0) reject("Split: negative size");
+    total += size;
+  }
+  if (total != in[axis])
+    reject(fmt::format("Split: sizes [{}] do not add up to {}", fmt::join(sizes, ", "), in[axis]));
+  Outputs outputs;
+  std::int64_t outer = 1, inner = 1;
+  for (std::size_t d = 0; d < axis; ++d) outer *= in[d];
+  for (std::size_t d = axis + 1; d < in.size(); ++d) inner *= in[d];
+  std::int64_t offset = 0;
+  for (auto size : sizes) {
+    Shape shape = in;
+    shape[axis] = size;
+    Tensor part = make_tensor(shape);
+    std::size_t at = 0;
+    for (std::int64_t o = 0; o < outer; ++o) {
+      const std::int64_t base = (o * in[axis] + offset) * inner;
+      for (std::int64_t k = 0; k < size * inner; ++k)
+        part.data[at++] = x.value.data[static_cast<std::size_t>(base + k)];
+    }
+    outputs.emplace_back(OnnxValue{std::move(part), x.dtype});
+    offset += size;
+  }
+  return outputs;
+}
+
+// Pad in constant, edge or reflect mode; negative pads crop.
+Outputs pad(const NodeProto& node, std::int64_t opset, Inputs inputs) {
+  const OnnxValue& x = required(inputs, 0, node);
+  const Shape& in = x.value.shape;
+  const std::size_t rank = in.size();
+  std::vector<std::int64_t> pads;
+  double fill = 0;
+  if (opset < 11) {
+    pads = onnx_attr::get_ints(node, "pads").value_or(std::vector<std::int64_t>{});
+    fill = onnx_attr::get_float(node, "value", 0.0);
+  } else {
+    pads = onnx_attr::to_ints(required(inputs, 1, node).value);
+    if (const OnnxValue* value = optional_input(inputs, 2)) {
+      if (value->value.data.size() != 1) reject("Pad: constant_value must have one element");
+      fill = value->value.data[0];
+    }
+  }
+  std::vector<std::int64_t> axes(rank);
+  std::iota(axes.begin(), axes.end(), 0);
+  if (const OnnxValue* given = optional_input(inputs, 3)) {
+    axes = onnx_attr::to_ints(given->value);
+    for (auto& a : axes) a = axis_of(a, rank, node);
+  }
+  if (pads.size() != 2 * axes.size()) reject("Pad: pads must hold two values per axis");
+  std::vector<std::int64_t> begin(rank, 0), end(rank, 0);
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    begin[static_cast<std::size_t>(axes[k])] = pads[k];
+    end[static_cast<std::size_t>(axes[k])] = pads[axes.size() + k];
+  }
+  const std::string mode = onnx_attr::get_string(node, "mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    reject(fmt::format("Pad: mode '{}' is not supported", mode));
+  Shape shape(rank);
+  for (std::size_t d = 0; d < rank; ++d) {
+    shape[d] = in[d] + begin[d] + end[d];
+    if (shape[d] < 0) reject("Pad: a negative output dimension");
+    if (mode != "constant" && shape[d] > 0 && in[d] == 0) reject("Pad: an empty axis to extend");
+    if (mode == "reflect" && (begin[d] >= in[d] || end[d] >= in[d]) && (begin[d] > 0 || end[d] > 0))
+      reject("Pad: reflect pads must be shorter than the axis");
+  }
+  Tensor out = make_tensor(shape, convert(fill, x.dtype));
+  const auto in_strides = strides_of(in), out_strides = strides_of(shape);
+  for (std::size_t i = 0; i < out.data.size(); ++i) {
+    std::int64_t rest = static_cast<std::int64_t>(i), at = 0;
+    bool inside = true;
+    for (std::size_t d = 0; d < rank; ++d) {
+      std::int64_t coord = rest / out_strides[d] - begin[d];
+      rest %= out_strides[d];
+      if (coord < 0 || coord >= in[d]) {
+        if (mode == "constant") {
+          inside = false;
+          break;
+        }
+        if (mode == "edge") {
+          coord = std::clamp<std::int64_t>(coord, 0, in[d] - 1);
+        } else {
+          coord = coord < 0 ? -coord : 2 * (in[d] - 1) - coord;
+        }
+      }
+      at += coord * in_strides[d];
+    }
+    if (inside) out.data[i] = x.value.data[static_cast<std::size_t>(at)];
+  }
+  return one({std::move(out), x.dtype});
+}
+
 // --- reductions --------------------------------------------------------------------------------
 
 enum class Reduce { kMean, kSum, kMax, kMin };
@@ -743,6 +855,8 @@ const std::map<std::string, Evaluator>& table() {
       {"Concat", plain(concat)},
       {"Gather", plain(gather)},
       {"Slice", with_opset(slice)},
+      {"Split", with_opset(split)},
+      {"Pad", with_opset(pad)},
       {"Transpose", plain(transpose)},
       {"Expand", plain(expand)},
       {"Tile", plain(tile)},
@@ -762,7 +876,23 @@ const std::map<std::string, Evaluator>& table() {
       {"Equal", binary_op([](double a, double b, bool) { return a == b ? 1.0 : 0.0; }, true)},
       {"Less", binary_op([](double a, double b, bool) { return a < b ? 1.0 : 0.0; }, true)},
       {"Greater", binary_op([](double a, double b, bool) { return a > b ? 1.0 : 0.0; }, true)},
+      {"GreaterOrEqual",
+       binary_op([](double a, double b, bool) { return a >= b ? 1.0 : 0.0; }, true)},
+      {"LessOrEqual", binary_op([](double a, double b, bool) { return a <= b ? 1.0 : 0.0; }, true)},
+      {"And",
+       binary_op([](double a, double b, bool) { return a != 0 && b != 0 ? 1.0 : 0.0; }, true)},
+      {"Or",
+       binary_op([](double a, double b, bool) { return a != 0 || b != 0 ? 1.0 : 0.0; }, true)},
+      {"Xor",
+       binary_op([](double a, double b, bool) { return (a != 0) != (b != 0) ? 1.0 : 0.0; }, true)},
       {"Neg", unary_op([](double v, const NodeProto&) { return -v; })},
+      {"Not", unary_op([](double v, const NodeProto&) { return v == 0 ? 1.0 : 0.0; })},
+      {"Sign", unary_op([](double v, const NodeProto&) {
+         return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0;
+       })},
+      {"Round", unary_op([](double v, const NodeProto&) { return std::nearbyint(v); })},
+      {"Sin", unary_op([](double v, const NodeProto&) { return std::sin(v); })},
+      {"Cos", unary_op([](double v, const NodeProto&) { return std::cos(v); })},
       {"Abs", unary_op([](double v, const NodeProto&) { return std::abs(v); })},
       {"Sqrt", unary_op([](double v, const NodeProto&) { return std::sqrt(v); })},
       {"Exp", unary_op([](double v, const NodeProto&) { return std::exp(v); })},
@@ -786,6 +916,10 @@ const std::map<std::string, Evaluator>& table() {
       {"ReduceMin", reduce_op(Reduce::kMin)},
       {"Resize", with_opset(resize)},
       {"ConvTranspose", plain(conv_transpose)},
+      {"Conv", [](const NodeProto& n, std::int64_t,
+                  Inputs in) { return reference_conv(n, in, max_elements); }},
+      {"LSTM", [](const NodeProto& n, std::int64_t,
+                  Inputs in) { return reference_lstm(n, in, max_elements); }},
   };
   return ops;
 }

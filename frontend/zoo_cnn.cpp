@@ -1,7 +1,7 @@
 // The zoo's classic CNNs that TENSAT benchmarks from TASO's .model exports: VGG-19, SqueezeNet
 // (v1.1) and MobileNet-v2, rebuilt from their published architectures in the layout of those
 // exports (operator for operator: the same operators, attributes and shapes; tests compare them
-// with ../shared/reference/tensat/model/*.model). Weights carry no values.
+// with TENSAT's .model exports vendored in tests/data/tensat/model/). Weights carry no values.
 #include <string>
 
 #include <fmt/format.h>

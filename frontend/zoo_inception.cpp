@@ -3,8 +3,8 @@
 // the layout of that export: every convolution carries its relu as the fused activation, the
 // branches of a module are joined by concatenations in the export's grouping, and the pooling
 // kinds are the export's (average pooling in the first reduction, max pooling in the last two
-// modules' pooling branches). Tests compare it with ../shared/reference/tensat/model/
-// inceptionv3.model. Weights carry no values.
+// modules' pooling branches). Tests compare it with TENSAT's export
+// (tests/data/tensat/model/inceptionv3.model). Weights carry no values.
 #include <string>
 
 #include <fmt/format.h>

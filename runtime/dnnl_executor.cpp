@@ -14,6 +14,7 @@
 #include "support/error.hpp"
 #include "runtime/dnnl_primitives.hpp"
 #include "tensor/interpreter.hpp"
+#include "tensor/memory_budget.hpp"
 #include "tensor/reference_kernels.hpp"
 
 namespace mctsat::runtime {
@@ -160,6 +161,7 @@ struct DnnlExecutor::State {
 
 DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
     : state_(std::make_unique<State>()) {
+  check_graph_fits_in_memory(graph, sizeof(float), "the oneDNN executor's tensors");
   State& state = *state_;
   const std::vector<NodeId> order = graph.topological_order();
   const std::vector<bool> needed = graph.needed_for_outputs(order);

@@ -1,55 +1,152 @@
-// File reading and atomic writing with errors that name the file.
+// File reading with bounds and atomic (single and set) writing with errors that name the file.
 #include "support/files.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
-#include <unistd.h>
+#include <map>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "support/error.hpp"
+#include "support/interrupt.hpp"
 
 namespace mctsat {
+namespace {
 
-std::string read_text_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw Error("is a directory, not a file", SourceLocation::at(path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(fmt::format("cannot open: {}", std::strerror(errno)), SourceLocation::at(path));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw Error("cannot read the file", SourceLocation::at(path));
-  return contents.str();
+std::string temporary_name(const std::string& path) {
+  // A name of this process's own, so that two writers of one path never share a temporary file.
+  return fmt::format("{}.tmp.{}", path, ::getpid());
 }
 
-void write_file_atomically(const std::string& path, std::string_view contents) {
-  const std::filesystem::path target(path);
-  // A name of this process's own, so that two writers of one path never share a temporary file.
-  const std::filesystem::path temporary = fmt::format("{}.tmp.{}", target.string(), ::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw Error(fmt::format("cannot write: {}", std::strerror(errno)), SourceLocation::at(path));
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw Error("cannot write the file (disk full?)", SourceLocation::at(path));
-    }
+// Writes contents to `temporary`, removing it and throwing Error (about `path`) on failure.
+void write_temporary(const std::string& temporary, const std::string& path,
+                     std::string_view contents) {
+  std::FILE* out = std::fopen(temporary.c_str(), "wb");
+  if (out == nullptr)
+    throw Error(fmt::format("cannot write: {}", std::strerror(errno)), SourceLocation::at(path));
+  const std::size_t written = std::fwrite(contents.data(), 1, contents.size(), out);
+  int error = written == contents.size() ? 0 : errno;
+  if (std::fflush(out) != 0 && error == 0) error = errno;
+  if (std::fclose(out) != 0 && error == 0) error = errno;
+  if (written != contents.size() || error != 0) {
+    std::remove(temporary.c_str());
+    throw Error(fmt::format("cannot write the file: {}", std::strerror(error != 0 ? error : EIO)),
+                SourceLocation::at(path));
   }
+}
+
+// An existing file this process must not replace: not writable, or without any write permission
+// bit (root may write anything, but a file marked read-only is still not replaced).
+bool is_read_only(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return false;
+  return ::access(path.c_str(), W_OK) != 0 || (status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
+}
+
+void rename_into_place(const std::string& temporary, const std::string& path) {
   std::error_code ec;
-  std::filesystem::rename(temporary, target, ec);
+  std::filesystem::rename(temporary, path, ec);
   if (ec) {
     std::filesystem::remove(temporary, ec);
     throw Error(fmt::format("cannot move the finished file into place: {}", ec.message()),
                 SourceLocation::at(path));
+  }
+}
+
+}  // namespace
+
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0)
+    throw Error(fmt::format("cannot open: {}", std::strerror(errno)), SourceLocation::at(path));
+  if (S_ISDIR(status.st_mode)) throw Error("is a directory, not a file", SourceLocation::at(path));
+  if (!S_ISREG(status.st_mode))
+    throw Error("is not a regular file (a device, pipe or socket): refusing to read it",
+                SourceLocation::at(path));
+  const auto too_large = [&](std::uint64_t size) {
+    return Error(
+        fmt::format("is {} bytes, more than the {} bytes an input file may have", size, max_bytes),
+        SourceLocation::at(path));
+  };
+  if (static_cast<std::uint64_t>(status.st_size) > max_bytes) throw too_large(status.st_size);
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(fmt::format("cannot open: {}", std::strerror(errno)), SourceLocation::at(path));
+  std::string contents(static_cast<std::size_t>(status.st_size), '\0');
+  in.read(contents.data(), static_cast<std::streamsize>(contents.size()));
+  if (in.bad()) throw Error("cannot read the file", SourceLocation::at(path));
+  contents.resize(static_cast<std::size_t>(in.gcount()));
+  // A file that grew since stat: read the rest, still within the bound.
+  char buffer[65536];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    contents.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (contents.size() > max_bytes) throw too_large(contents.size());
+  }
+  if (in.bad()) throw Error("cannot read the file", SourceLocation::at(path));
+  return contents;
+}
+
+void write_file_atomically(const std::string& path, std::string_view contents) {
+  write_files_atomically({{path, std::string(contents)}});
+}
+
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& option_and_path) {
+  std::map<std::string, std::string> option_of;  // weakly canonical path -> option
+  for (const auto& [option, path] : option_and_path) {
+    std::error_code ec;
+    const std::string key =
+        std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
+    const auto [it, fresh] = option_of.emplace(ec ? path : key, option);
+    if (!fresh)
+      throw Error(fmt::format("{} and {} name the same file: give each output its own file",
+                              it->second, option),
+                  SourceLocation::at(path));
+    struct stat status {};
+    if (::stat(path.c_str(), &status) == 0) {
+      if (S_ISDIR(status.st_mode))
+        throw Error(fmt::format("{} names a directory, not a file", option),
+                    SourceLocation::at(path));
+      if (is_read_only(path))
+        throw Error(fmt::format("{} names a read-only file: refusing to replace it", option),
+                    SourceLocation::at(path));
+    }
+  }
+}
+
+void write_files_atomically(const std::vector<OutputFile>& outputs) {
+  for (const OutputFile& output : outputs) {
+    if (is_read_only(output.path))
+      throw Error("is a read-only file: refusing to replace it", SourceLocation::at(output.path));
+  }
+  std::vector<std::string> written;
+  std::vector<std::unique_ptr<InterruptRemovesFile>> removed_on_interrupt;
+  try {
+    for (const OutputFile& output : outputs) {
+      const std::string temporary = temporary_name(output.path);
+      removed_on_interrupt.push_back(std::make_unique<InterruptRemovesFile>(temporary));
+      write_temporary(temporary, output.path, output.contents);
+      written.push_back(temporary);
+    }
+  } catch (const Error&) {
+    for (const std::string& temporary : written) std::remove(temporary.c_str());
+    throw;
+  }
+  // An interrupt now would leave part of the set renamed: it waits until all are in place.
+  const DeferInterrupts all_or_none;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    try {
+      rename_into_place(written[i], outputs[i].path);
+    } catch (const Error&) {
+      for (std::size_t j = i + 1; j < written.size(); ++j) std::remove(written[j].c_str());
+      throw;
+    }
   }
 }
 

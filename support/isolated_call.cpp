@@ -2,15 +2,19 @@
 #include "support/isolated_call.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "support/error.hpp"
+#include "support/interrupt.hpp"
 
 namespace mctsat {
 namespace {
@@ -46,16 +50,28 @@ IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work) {
   std::unique_lock<std::mutex> forking(fork_mutex);
   int fds[2];
   if (::pipe(fds) != 0) throw Error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
-  const pid_t pid = ::fork();
+  std::optional<InterruptKillsChild> killed_on_interrupt;
+  pid_t pid = 0;
+  {
+    // No interrupt between the fork and the registration: the child must not outlive us.
+    const DeferInterrupts registering;
+    const pid_t parent = ::getpid();
+    pid = ::fork();
+    if (pid == 0) {
+      reset_interrupts_after_fork();
+      // Nor when we are killed outright (SIGKILL, e.g. a bench run stopped by its harness).
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(1);
+      ::close(fds[0]);
+      answer_and_exit(fds[1], work);
+    }
+    if (pid > 0) killed_on_interrupt.emplace(pid);
+  }
   if (pid < 0) {
     const int error = errno;
     ::close(fds[0]);
     ::close(fds[1]);
     throw Error(fmt::format("cannot fork a child process: {}", std::strerror(error)));
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    answer_and_exit(fds[1], work);
   }
   ::close(fds[1]);
   forking.unlock();

@@ -1,6 +1,8 @@
 // Running a computation in a forked child process, so that a crash inside it (a third-party
 // solver dying with SIGSEGV) cannot take the whole program down. The child's answer, a vector of
-// numbers, comes back through a pipe; a child killed by a signal yields that signal instead.
+// numbers, comes back through a pipe; a child killed by a signal yields that signal instead. The
+// child never outlives this process: SIGINT/SIGTERM kill it (support/interrupt.hpp), and it gets
+// SIGKILL when this process dies in any other way (PR_SET_PDEATHSIG).
 #pragma once
 
 #include <functional>

@@ -20,9 +20,33 @@ SourceLocation location_of_offset(std::string_view text, std::size_t offset,
   return SourceLocation::at(file, line, column);
 }
 
+Error json_error(const nlohmann::json::exception& e, const std::string& file) {
+  // nlohmann: "[json.exception.type_error.302] (/nodes/0/attrs) type must be number, but is string"
+  std::string what = e.what();
+  if (what.rfind("[json.exception.", 0) == 0) {
+    if (const auto end = what.find("] "); end != std::string::npos) what = what.substr(end + 2);
+  }
+  if (what.rfind("(/", 0) == 0 || what.rfind("() ", 0) == 0) {
+    const auto close = what.find(") ");
+    const std::string path = what.substr(1, close - 1);
+    what = fmt::format("at JSON path '{}': {}", path.empty() ? "/" : path, what.substr(close + 2));
+  }
+  return Error(fmt::format("invalid JSON value: {}", what), SourceLocation::at(file));
+}
+
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
   try {
     return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond the range of double ("number overflow parsing '1e400'"): point at it.
+    std::string what = e.what();
+    SourceLocation where = SourceLocation::at(file);
+    const auto open = what.find('\''), close = what.rfind('\'');
+    if (open != std::string::npos && close > open) {
+      const auto at = text.find(what.substr(open + 1, close - open - 1));
+      if (at != std::string_view::npos) where = location_of_offset(text, at, file);
+    }
+    throw Error(json_error(e, file).message(), where);
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is the 1-based offset of the character where parsing stopped.
     const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;

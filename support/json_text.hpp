@@ -1,5 +1,8 @@
 // Parsing JSON user input (graphs, configs, profiles, cost tables) with nlohmann_json, turning its
-// errors into mctsat::Error at file:line:col, plus position lookup for later semantic errors.
+// errors into mctsat::Error at file:line:col, plus position lookup for later semantic errors, and
+// the translation of nlohmann's errors while reading parsed values (a string where a number
+// belongs, a number beyond double range) into an Error naming the file (and the JSON path when
+// nlohmann's message carries one, i.e. when built with JSON_DIAGNOSTICS).
 #pragma once
 
 #include <cstddef>
@@ -23,5 +26,21 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file);
 // about); just the file when it does not appear.
 SourceLocation locate_json_string_member(std::string_view text, std::string_view key,
                                          std::string_view value, const std::string& file);
+
+// The Error for an nlohmann::json exception about `file`: its message without the
+// "[json.exception.type_error.302]" prefix, saying at which JSON path when known.
+Error json_error(const nlohmann::json::exception& e, const std::string& file);
+
+// Runs `read` (code that reads fields of parsed JSON from `file`) and turns any nlohmann::json
+// exception it raises into an Error at `file`. Readers check the types of the fields they know
+// themselves (with messages that name the field); this catches the rest.
+template <class Read>
+auto read_json_fields(const std::string& file, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const nlohmann::json::exception& e) {
+    throw json_error(e, file);
+  }
+}
 
 }  // namespace mctsat

@@ -50,19 +50,23 @@ std::string string_field(const nlohmann::json& root, std::string_view field,
   return value.get<std::string>();
 }
 
-double positive_field(const nlohmann::json& root, std::string_view field, const std::string& file) {
+// A number in [low, high]: the bounds keep every cost the roofline model computes finite and
+// positive (a peak of 1e-300 FLOP/s would make every operator cost infinity).
+double bounded_field(const nlohmann::json& root, std::string_view field, const std::string& file,
+                     double low, double high) {
   const nlohmann::json& value = required(root, field, file);
   if (!value.is_number())
     throw field_error(file, field, fmt::format("must be a number, got {}", value.dump()));
   const double number = value.get<double>();
-  if (!std::isfinite(number) || number <= 0)
-    throw field_error(file, field, fmt::format("must be positive, got {}", value.dump()));
+  if (!std::isfinite(number) || number < low || number > high)
+    throw field_error(
+        file, field, fmt::format("must be between {:g} and {:g}, got {}", low, high, value.dump()));
   return number;
 }
 
 }  // namespace
 
-DeviceProfile parse_profile(std::string_view json_text, const std::string& file) {
+DeviceProfile parse_profile(std::string_view json_text, const std::string& file) try {
   const nlohmann::json root = parse_json_text(json_text, file);
   if (!root.is_object())
     throw Error("a device profile must be a JSON object", SourceLocation::at(file));
@@ -83,10 +87,10 @@ DeviceProfile parse_profile(std::string_view json_text, const std::string& file)
   profile.name = string_field(root, "name", file);
   if (profile.name.empty()) throw field_error(file, "name", "must not be empty");
   profile.description = string_field(root, "description", file);
-  profile.peak_flops = positive_field(root, "peak_flops", file);
-  profile.memory_bandwidth = positive_field(root, "memory_bandwidth", file);
-  profile.launch_overhead_s = positive_field(root, "launch_overhead_s", file);
-  profile.saturation_elements = positive_field(root, "saturation_elements", file);
+  profile.peak_flops = bounded_field(root, "peak_flops", file, 1e6, 1e18);
+  profile.memory_bandwidth = bounded_field(root, "memory_bandwidth", file, 1e6, 1e16);
+  profile.launch_overhead_s = bounded_field(root, "launch_overhead_s", file, 1e-12, 1);
+  profile.saturation_elements = bounded_field(root, "saturation_elements", file, 1, 1e12);
 
   if (const auto notes = root.find("notes"); notes != root.end()) {
     if (!notes->is_object()) throw field_error(file, "notes", "must be an object of strings");
@@ -104,6 +108,9 @@ DeviceProfile parse_profile(std::string_view json_text, const std::string& file)
     }
   }
   return profile;
+} catch (const nlohmann::json::exception& e) {
+  // A value of a type the reader did not expect: an Error naming the file, not a crash.
+  throw json_error(e, file);
 }
 
 DeviceProfile load_profile_file(const std::string& path) {

@@ -11,6 +11,7 @@
 #include "support/error.hpp"
 #include "support/splitmix64.hpp"
 #include "support/stable_hash.hpp"
+#include "tensor/memory_budget.hpp"
 
 namespace mctsat::tensor {
 namespace {
@@ -141,6 +142,7 @@ Tensor random_weight(const Shape& shape, std::uint64_t seed, std::string_view na
 }
 
 std::map<std::string, Tensor> random_inputs(const Graph& graph, std::uint64_t seed) {
+  check_graph_fits_in_memory(graph, sizeof(double), "the random inputs", true);
   std::map<std::string, Tensor> inputs;
   for (const Node& node : graph.nodes()) {
     if (node.op == Op::kInput) inputs[node.name] = random_tensor(leaf_shape(node), seed, node.name);
@@ -150,6 +152,7 @@ std::map<std::string, Tensor> random_inputs(const Graph& graph, std::uint64_t se
 
 std::vector<Tensor> interpret(const Graph& graph, const std::map<std::string, Tensor>& inputs,
                               const InterpretOptions& options) {
+  check_graph_fits_in_memory(graph, sizeof(double), "the reference interpreter's tensors");
   const std::vector<NodeId> order = graph.topological_order();
   const std::vector<bool> needed = graph.needed_for_outputs(order);
   ValueStore store(graph, needed);

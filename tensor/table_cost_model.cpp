@@ -52,7 +52,7 @@ bool valid_ms(double ms) {
 
 }  // namespace
 
-CostTable CostTable::parse(std::string_view json_text, const std::string& file) {
+CostTable CostTable::parse(std::string_view json_text, const std::string& file) try {
   const nlohmann::json root = parse_json_text(json_text, file);
   if (!root.is_object()) throw table_error(file, "must be a JSON object");
   for (const auto& [key, value] : root.items()) {
@@ -112,6 +112,9 @@ CostTable CostTable::parse(std::string_view json_text, const std::string& file) 
     table.entries_.emplace(std::move(key_text), value);
   }
   return table;
+} catch (const nlohmann::json::exception& e) {
+  // A value of a type the reader did not expect: an Error naming the file, not a crash.
+  throw json_error(e, file);
 }
 
 CostTable CostTable::load(const std::string& path) {

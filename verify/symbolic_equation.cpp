@@ -75,9 +75,13 @@ SymbolicEquation::SymbolicEquation(z3::context& z3, const Equation& equation,
     switch (vars[v].sort) {
       case Sort::kTensor:
       case Sort::kInts:
+        // Dimensions and split sizes are positive; a list variable's elements (a permutation,
+        // a target shape) are only non-negative: a permutation holds 0. Its operators' shape
+        // functions constrain it further.
         for (std::size_t i = 0; i < sizes[v]; ++i) {
           values_[v].push_back(z3.int_const(fmt::format("{}.{}", base, i).c_str()));
-          domain.push_back(values_[v].back() > 0);
+          const bool positive = vars[v].sort == Sort::kTensor || base.starts_with("_sizes");
+          domain.push_back(positive ? values_[v].back() > 0 : values_[v].back() >= 0);
         }
         break;
       case Sort::kInt:

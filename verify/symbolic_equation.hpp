@@ -38,7 +38,7 @@ class SymbolicEquation {
   // Structural errors (empty when the side evaluated).
   std::string lhs_error, rhs_error;
   std::vector<std::vector<Z3Shape>> lhs_shapes, rhs_shapes;  // per root, per output
-  std::vector<z3::expr> domain;           // dimensions and list elements positive
+  std::vector<z3::expr> domain;           // dimensions and split sizes positive, list elements >= 0
   std::vector<z3::expr> lhs_constraints;  // the left-hand side is well-formed
   std::vector<z3::expr> rhs_constraints;  // the right-hand side is well-formed
   z3::expr where;                         // the condition (true without one)

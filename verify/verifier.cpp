@@ -25,9 +25,21 @@ std::string options_text(const VerifyOptions& o) {
 
 }  // namespace
 
+std::string unverified_reason(const EquationReport& report) {
+  return fmt::format(
+      "not verified: neither the proof from the axioms ({}) nor the numeric test ({}: {}) shows "
+      "the sides agree",
+      verdict_name(report.proof.verdict), verdict_name(report.numeric.verdict),
+      report.numeric.detail);
+}
+
+bool EquationReport::unverified() const {
+  return !axiom && proof.verdict != Verdict::kPass && numeric.verdict != Verdict::kPass;
+}
+
 bool EquationReport::failed() const {
   return shape.verdict == Verdict::kFail || proof.verdict == Verdict::kFail ||
-         numeric.verdict == Verdict::kFail;
+         numeric.verdict == Verdict::kFail || unverified();
 }
 
 std::optional<std::string> default_cache_dir() {
@@ -109,6 +121,9 @@ void require_sound(const dsl::RuleLibrary& library, const std::vector<dsl::Check
       if (check->verdict == Verdict::kFail)
         failures +=
             fmt::format("\n{}:{}: rule {}: {}", r.where.file, r.where.line, r.name, check->detail);
+    if (r.unverified())
+      failures += fmt::format("\n{}:{}: rule {}: {}", r.where.file, r.where.line, r.name,
+                              unverified_reason(r));
   }
   if (failed > 0)
     throw Error(fmt::format("--verify-rules: {} of {} rules failed verification:{}", failed,

@@ -30,8 +30,15 @@ struct EquationReport {
   std::string text;
   CheckResult shape, proof, numeric;
   bool cached = false;
+  // A check failed, or (for a rule) nothing showed its sides agree: neither the proof from the
+  // axioms nor the numeric test passed. "unknown" is never success: a rule whose right-hand side
+  // is never well-formed where its left-hand side is has no numeric sample and no proof.
   bool failed() const;
+  bool unverified() const;  // a rule with no failed check that neither proof nor numeric passed
 };
+
+// Why an unverified() rule is not verified, for a person.
+std::string unverified_reason(const EquationReport& report);
 
 // `rules` (each proved from all of the library's axioms), then `axioms` (shape and numeric
 // checks only: they are the assumptions), in the order given.

@@ -17,12 +17,14 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "support/error.hpp"
+#include "support/interrupt.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define MCTSAT_ASAN 1
@@ -44,6 +46,7 @@ struct Child {
   Clock::time_point start, deadline;
   std::string buffer;
   bool timed_out = false;
+  std::unique_ptr<InterruptKillsChild> killed_on_interrupt;  // SIGINT/SIGTERM kill the run
 };
 
 void write_all(int fd, const std::string& text) {
@@ -173,14 +176,21 @@ void run_isolated(std::size_t count, std::size_t parallel,
       std::cerr.flush();
       std::fflush(nullptr);
       const pid_t parent = ::getpid();
-      const pid_t pid = ::fork();
-      if (pid < 0) throw Error(fmt::format("cannot fork: {}", std::strerror(errno)));
-      if (pid == 0) {
-        ::close(fds[0]);
-        child_main(jobs[next], fds[1], parent);
-      }
-      ::close(fds[1]);
       Child child;
+      pid_t pid = 0;
+      {
+        // No interrupt between the fork and the registration: no run may outlive the harness.
+        const DeferInterrupts registering;
+        pid = ::fork();
+        if (pid == 0) {
+          reset_interrupts_after_fork();
+          ::close(fds[0]);
+          child_main(jobs[next], fds[1], parent);
+        }
+        if (pid > 0) child.killed_on_interrupt = std::make_unique<InterruptKillsChild>(pid);
+      }
+      if (pid < 0) throw Error(fmt::format("cannot fork: {}", std::strerror(errno)));
+      ::close(fds[1]);
       child.index = next;
       child.pid = pid;
       child.fd = fds[0];

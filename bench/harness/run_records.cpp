@@ -2,6 +2,7 @@
 #include "bench/harness/run_records.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,7 +39,8 @@ void read_file(const fs::path& path, std::vector<json>& out, std::vector<std::st
     json record = json::parse(line, nullptr, false);
     if (record.is_discarded() || !record.is_object() || !record.contains("id") ||
         !record["id"].is_string() || !record.contains("index") ||
-        !record["index"].is_number_unsigned()) {
+        !record["index"].is_number_unsigned() ||
+        (record.contains("status") && !record["status"].is_string())) {
       if (warnings != nullptr)
         warnings->push_back(fmt::format("{}:{}: skipped a malformed record (an interrupted write?)",
                                         path.string(), number));
@@ -65,13 +67,87 @@ void append_record(const std::string& path, const json& record) {
   if (fd < 0)
     throw Error(fmt::format("cannot open for appending: {}", std::strerror(errno)),
                 SourceLocation::at(path));
-  const ssize_t n = ::write(fd, line.data(), line.size());
-  const bool ok = n == static_cast<ssize_t>(line.size()) && ::fsync(fd) == 0;
-  const int saved = errno;
+  const off_t before = ::lseek(fd, 0, SEEK_END);
+  std::size_t written = 0;
+  int error = 0;
+  while (written < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = n < 0 ? errno : ENOSPC;  // a write of 0 bytes: no room left
+      break;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  if (error != 0 && before >= 0) {
+    const int ignored = ::ftruncate(fd, before);  // no torn line left behind
+    (void)ignored;
+  }
   ::close(fd);
-  if (!ok)
-    throw Error(fmt::format("cannot append a record: {}", std::strerror(saved)),
+  if (error != 0)
+    throw Error(fmt::format("cannot append a record: {}", std::strerror(error)),
                 SourceLocation::at(path));
+}
+
+std::string cut_torn_tail(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return {};
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  // Scan back from the end for the last newline.
+  off_t keep = 0;
+  char buffer[4096];
+  bool found = false;
+  for (off_t end = size; end > 0 && !found;) {
+    const off_t start = std::max<off_t>(0, end - static_cast<off_t>(sizeof buffer));
+    const ssize_t n = ::pread(fd, buffer, static_cast<std::size_t>(end - start), start);
+    if (n <= 0) break;
+    for (ssize_t i = n - 1; i >= 0; --i) {
+      if (buffer[i] == '\n') {
+        keep = start + i + 1;
+        found = true;
+        break;
+      }
+    }
+    end = start;
+  }
+  std::string message;
+  if (size > 0 && keep < size) {
+    if (::ftruncate(fd, keep) != 0) {
+      const int error = errno;
+      ::close(fd);
+      throw Error(
+          fmt::format("ends in a torn record and cannot be repaired: {}", std::strerror(error)),
+          SourceLocation::at(path));
+    }
+    message = fmt::format(
+        "{}: removed a torn last record ({} bytes without a line end: a write was interrupted); "
+        "that run is run again",
+        path, size - keep);
+  }
+  ::close(fd);
+  return message;
+}
+
+StudyDirectoryLock::StudyDirectoryLock(const std::string& dir) {
+  const std::string path = (fs::path(dir) / ".lock").string();
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw Error(fmt::format("cannot create the lock file: {}", std::strerror(errno)),
+                SourceLocation::at(path));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    throw Error(error == EWOULDBLOCK
+                    ? std::string("another bench process is writing to this output directory "
+                                  "(wait for it, or choose another --out)")
+                    : fmt::format("cannot lock the output directory: {}", std::strerror(error)),
+                SourceLocation::at(dir));
+  }
+}
+
+StudyDirectoryLock::~StudyDirectoryLock() {
+  ::close(fd_);
 }
 
 std::vector<json> deduplicate_records(const std::vector<json>& records) {

@@ -18,8 +18,27 @@ inline constexpr const char* kConfigCopyName = "config.json";
 // "runs.jsonl" for an unsharded study, "runs.shard-I-of-N.jsonl" for shard I of N.
 std::string results_file_name(std::size_t shard_index, std::size_t shard_count);
 
-// Appends one record as one line with a single write (O_APPEND), then flushes it to disk.
+// Appends one record as one line (O_APPEND), then flushes it to disk. A failed write (a full
+// disk) is cut back off, so the file never ends in a torn line, and the error names the reason.
 void append_record(const std::string& path, const nlohmann::json& record);
+
+// When the file at `path` ends in a partial line (a process killed mid-write before this
+// version, or a copy cut short), cuts it back to its last complete line and returns a message
+// saying so; otherwise (also for a missing file) returns an empty string.
+std::string cut_torn_tail(const std::string& path);
+
+// An exclusive lock on a study directory (flock on DIR/.lock) for one bench process: a second
+// process on the same --out fails at once instead of appending duplicate records.
+class StudyDirectoryLock {
+ public:
+  explicit StudyDirectoryLock(const std::string& dir);  // throws Error when another holds it
+  ~StudyDirectoryLock();
+  StudyDirectoryLock(const StudyDirectoryLock&) = delete;
+  StudyDirectoryLock& operator=(const StudyDirectoryLock&) = delete;
+
+ private:
+  int fd_;
+};
 
 // Every record of a runs*.jsonl file or of all such files in a directory, deduplicated by "id"
 // and sorted by "index". A malformed line (a run cut off mid-write) is skipped with a warning;

@@ -366,7 +366,7 @@ json parameters_json(const OptimizeOptions& options) {
 }
 
 Study parse_study(const std::string& text, const std::string& path,
-                  const std::vector<std::string>& default_rules) {
+                  const std::vector<std::string>& default_rules) try {
   const Reader r(path);
   const json root = parse_json_text(text, path);
   r.object(root, "");
@@ -467,6 +467,9 @@ Study parse_study(const std::string& text, const std::string& path,
                               run.configuration, study.models[run.model].name),
                   SourceLocation::at(path));
   return study;
+} catch (const nlohmann::json::exception& e) {
+  // A value of a type the reader did not expect: an Error naming the file, not a crash.
+  throw json_error(e, path);
 }
 
 Study load_study(const std::string& path, const std::vector<std::string>& default_rules) {

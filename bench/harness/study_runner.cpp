@@ -137,13 +137,29 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
   summary.results_file =
       (out / results_file_name(options.shard_index, options.shard_count)).string();
 
+  // One bench process per output directory: a second one would run and record the same runs.
+  const StudyDirectoryLock lock(options.out_dir);
+
   // What is recorded already.
   std::vector<std::string> warnings;
+  if (options.resume) {
+    if (std::string torn = cut_torn_tail(summary.results_file); !torn.empty())
+      warnings.push_back(std::move(torn));
+  }
   const std::vector<json> existing = read_records(options.out_dir, &warnings);
   std::set<std::string> recorded;
-  for (const json& record : existing)
+  for (const json& record : existing) {
+    const json& name = record.contains("study") ? record["study"] : json();
+    if (!name.is_string() || name.get<std::string>() != study.name)
+      throw Error(fmt::format("the output directory holds records of study {}, not of '{}': "
+                              "choose another --out",
+                              name.is_string() ? "'" + name.get<std::string>() + "'"
+                                               : std::string("without a name"),
+                              study.name),
+                  SourceLocation::at(options.out_dir));
     if (!options.retry_failed || record.value("status", "") == "ok")
       recorded.insert(record["id"].get<std::string>());
+  }
   for (const auto& warning : warnings) progress_out << "warning: " << warning << '\n';
   if (!options.resume && !existing.empty())
     throw Error(

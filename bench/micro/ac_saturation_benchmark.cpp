@@ -1,4 +1,4 @@
-// Anchor E1 (see /work/shared/benchmarks/README.md): AC saturation of a right-nested sum of n
+// Anchor E1 (bench/results/egraph-micro.md, section 5): AC saturation of a right-nested sum of n
 // distinct leaves with comm-add and assoc-add, every iteration searching all rules, applying all
 // matches and rebuilding, until an iteration changes nothing; no node limit; one thread. The time
 // runs from building the e-graph to saturation. Counters: iterations, the search / apply / rebuild

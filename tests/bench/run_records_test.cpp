@@ -65,3 +65,48 @@ TEST_CASE("shard files merge into one runs.jsonl") {
                 {{"study", "t"}, {"id", "q"}, {"index", 0}, {"status", "ok"}});
   CHECK_THROWS_AS(merge_results({a.string(), other.string()}, out.string()), mctsat::Error);
 }
+
+TEST_CASE("a torn last line is cut back before a resume appends") {
+  const fs::path dir = fresh_dir("torn");
+  const std::string file = (dir / results_file_name(0, 1)).string();
+  append_record(file, record("a", 0, "ok"));
+  CHECK(cut_torn_tail(file).empty());  // nothing torn
+  {
+    std::ofstream out(file, std::ios::app);
+    out << R"({"id": "b", "index": 1, "sta)";
+  }
+  const std::string message = cut_torn_tail(file);
+  CHECK(message.find("removed a torn last record (28 bytes") != std::string::npos);
+  append_record(file, record("b", 1, "ok"));
+  std::vector<std::string> warnings;
+  CHECK(read_records(dir.string(), &warnings).size() == 2);
+  CHECK(warnings.empty());
+  CHECK(cut_torn_tail((dir / "missing.jsonl").string()).empty());
+}
+
+TEST_CASE("a failed append names the reason and leaves no torn line") {
+  // /dev/full accepts the open and fails every write with ENOSPC.
+  CHECK_THROWS_WITH_AS(append_record("/dev/full", record("a", 0, "ok")),
+                       doctest::Contains("cannot append a record: No space left on device"),
+                       mctsat::Error);
+}
+
+TEST_CASE("one bench process at a time holds a study directory") {
+  const fs::path dir = fresh_dir("lock");
+  {
+    const StudyDirectoryLock first(dir.string());
+    CHECK_THROWS_WITH_AS(StudyDirectoryLock(dir.string()),
+                         doctest::Contains("another bench process is writing"), mctsat::Error);
+  }
+  CHECK_NOTHROW(StudyDirectoryLock(dir.string()));  // released with the first
+}
+
+TEST_CASE("records whose status is not a string are skipped as malformed") {
+  const fs::path dir = fresh_dir("null-status");
+  const std::string file = (dir / results_file_name(0, 1)).string();
+  append_record(file, record("a", 0, "ok"));
+  append_record(file, {{"study", "s"}, {"id", "b"}, {"index", 1}, {"status", nullptr}});
+  std::vector<std::string> warnings;
+  CHECK(read_records(dir.string(), &warnings).size() == 1);
+  CHECK(warnings.size() == 1);
+}

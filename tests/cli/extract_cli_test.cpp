@@ -116,3 +116,45 @@ TEST_CASE("a malformed e-graph file is a located error") {
   CHECK(r.output.find("missing") != std::string::npos);
   CHECK(run_mctsat("extract " + path.string() + " --extractor magic").status != 0);
 }
+
+TEST_CASE("an e-graph whose root has no acyclic extraction fails with exit 1") {
+  // The root's only e-node needs its own class: every extraction is a cycle.
+  const fs::path path = fs::temp_directory_path() / "mctsat-extract-cyclic.json";
+  std::ofstream(path) << R"({"nodes": {
+    "r": {"op": "f", "children": ["r"], "eclass": "R", "cost": 1}}, "root_eclasses": ["R"]})";
+  for (const char* format : {"", " --json"}) {
+    const CliResult r = run_mctsat("extract " + path.string() + " --extractor greedy" + format);
+    CAPTURE(r.output);
+    CHECK(r.status == 1);
+    CHECK(r.output.find("infeasible") != std::string::npos);
+  }
+  fs::remove(path);
+}
+
+TEST_CASE("the paper extractor's histories are held to the memory budget") {
+  // A chain of 20000 classes: each class's history holds every class below it, 200 million
+  // entries (3.2 GB) in all; under a 1.5 GB address-space limit that is a clear error.
+  const fs::path path = fs::temp_directory_path() / "mctsat-extract-chain.json";
+  {
+    std::ofstream out(path);
+    out << R"({"nodes": {"n0": {"op": "x", "children": [], "eclass": "c0", "cost": 1})";
+    for (int i = 1; i < 20000; ++i)
+      out << ",\n\"n" << i << R"(": {"op": "f", "children": ["n)" << i - 1 << R"("], "eclass": "c)"
+          << i << R"(", "cost": 1})";
+    out << R"(}, "root_eclasses": ["c19999"]})";
+  }
+  const std::string command = "ulimit -v 1500000; " + std::string(MCTSAT_BINARY) + " extract " +
+                              path.string() + " --extractor paper 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
+  const int status = pclose(pipe);
+  CAPTURE(output);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(output.find("the paper extractor's histories need") != std::string::npos);
+  fs::remove(path);
+}

@@ -91,10 +91,10 @@ TEST_CASE("bad options give clear errors") {
   // Numbers out of range or not numbers at all: the option and the reason, not CLI11's bounds.
   r = run_mctsat("optimize demo --max-steps 0");
   CHECK(r.status != 0);
-  CHECK(r.output.find("--max-steps: must be positive, got 0") != std::string::npos);
+  CHECK(r.output.find("--max-steps: 0 is out of range (>= 1)") != std::string::npos);
   r = run_mctsat("optimize demo --max-steps many");
   CHECK(r.status != 0);
-  CHECK(r.output.find("--max-steps: 'many' is not a number") != std::string::npos);
+  CHECK(r.output.find("--max-steps: 'many' is not a non-negative integer") != std::string::npos);
   r = run_mctsat("run demo --runs -1");
   CHECK(r.status != 0);
   CHECK(r.output.find("--runs: must not be negative, got -1") != std::string::npos);

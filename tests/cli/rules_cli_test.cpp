@@ -19,7 +19,7 @@ namespace {
 
 const std::string kSource = MCTSAT_SOURCE_DIR;
 const std::string kTaso = kSource + "/rules/taso";
-const std::string kTensat = MCTSAT_REFERENCE_DIR "/tensat/";
+const std::string kTensat = MCTSAT_TENSAT_DATA_DIR "/";
 
 // A fresh directory of this process's own, removed with everything in it at the end of the test.
 class ScratchDir {

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -75,4 +76,39 @@ TEST_CASE("verify reports bad arguments clearly") {
   const CliResult missing = run_mctsat("verify /nonexistent/file.rules");
   CHECK(missing.status != 0);
   CHECK(missing.output.find("/nonexistent/file.rules") != std::string::npos);
+}
+
+TEST_CASE("a rule with no passing proof or numeric test is not verified (exit 1)") {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("mctsat-verify-unverified-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "never.rules").string();
+  // The right-hand side is never well-formed where the left-hand side is: the concat of two
+  // products along axis 1 keeps the rows of ?a; the rewritten product concatenates along axis 0.
+  std::ofstream(file) << "rule never-well-formed:\n"
+                         "  (concat 1 2 (matmul 0 ?a ?b) (matmul 0 ?a ?c))\n"
+                         "  => (matmul 0 ?a (concat 0 2 ?b ?c))\n";
+  const CliResult r = run_mctsat("verify " + file + " --no-cache");
+  CAPTURE(r.output);
+  CHECK(r.status == 1);
+  CHECK(r.output.find("not verified") != std::string::npos);
+  // The file declares no axioms: the shipped ones are used, and the output says so.
+  CHECK(r.output.find("axioms.rules") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a sound rule with a list variable (a permutation, which holds 0) is verified") {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("mctsat-verify-lists-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "perm.rules").string();
+  std::ofstream(file) << "rule relu-through-transpose:\n"
+                         "  (relu (transpose ?x ?p)) => (transpose (relu ?x) ?p)\n";
+  const CliResult r = run_mctsat("verify " + file + " --no-cache --json");
+  CAPTURE(r.output);
+  REQUIRE(r.status == 0);
+  const auto json = nlohmann::json::parse(r.output);
+  CHECK(json["results"][0]["shape"]["verdict"] == "pass");
+  CHECK(json["results"][0]["numeric"]["verdict"] == "pass");
+  std::filesystem::remove_all(dir);
 }

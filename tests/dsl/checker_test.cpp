@@ -174,3 +174,16 @@ TEST_CASE("variables named ?_x may go unused without a warning") {
   const Result r = load("rule r: (ewadd ?x ?_y) => (relu ?x)\n");
   CHECK(r.diagnostics.all().empty());
 }
+
+TEST_CASE("a literal attribute outside the operator's range is an error on either side") {
+  const Diagnostic rhs = only(R"(rule stride-zero:
+  (conv2d 1 1 0 0 ?x ?w) => (conv2d 0 1 0 0 ?x ?w)
+)");
+  CHECK(rhs.message.rfind("argument 1 of conv2d (stride_h) must be from 1 to ", 0) == 0);
+  CHECK(rhs.message.ends_with(", got 0"));
+  CHECK(rhs.where.line == 2);
+  const Diagnostic lhs = only(R"(rule act-five:
+  (relu (matmul 5 ?a ?b)) => (matmul 2 ?a ?b)
+)");
+  CHECK(lhs.message == "argument 1 of matmul (act) must be from 0 to 3, got 5");
+}

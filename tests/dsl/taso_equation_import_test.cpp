@@ -43,7 +43,7 @@ TEST_CASE("equations become rules in mctsat's operator forms") {
 }
 
 TEST_CASE("TENSAT's taso_rules.txt: 629 of 931 equations convert") {
-  const std::string path = std::string(MCTSAT_REFERENCE_DIR) + "/tensat/taso_rules.txt";
+  const std::string path = std::string(MCTSAT_TENSAT_DATA_DIR) + "/taso_rules.txt";
   const auto imported = import_taso_equations(read_text_file(path), path);
   CHECK(imported.rules.size() == 629);
   CHECK(imported.skipped.size() == 302);

@@ -16,7 +16,7 @@ using namespace mctsat::dsl;
 
 namespace {
 
-const std::string kReference = MCTSAT_REFERENCE_DIR "/tensat/";
+const std::string kReference = MCTSAT_TENSAT_DATA_DIR "/";
 
 // The hand-written rules, from the reference README (TENSAT hard-codes them).
 const char* kHandWrittenSingle =

@@ -147,9 +147,61 @@ TEST_CASE("malformed graphs are rejected with what is wrong") {
       {"name": "w", "op": "weight", "attrs": {"shape": [2]}, "values": [1, 2, 3]}], "outputs": ["w"]})")
             .message() == "\"values\" has 3 numbers, shape 2 needs 2");
   CHECK(load_error(R"({"format": "other", "version": 1})").message() ==
-        "\"format\" must be \"mctsat-graph\"");
+        "\"format\" must be the string \"mctsat-graph\"");
   CHECK(load_error(R"([1, 2])").message() == "a graph file must hold a JSON object");
   CHECK(load_error(R"({"format": "mctsat-graph", "version": 1, "nodes": [
       {"name": "x", "op": "input", "attrs": {"shape": [2]}}], "outputs": []})")
             .message() == "\"outputs\" must be a non-empty array");
+}
+
+TEST_CASE("any tensor name survives a round trip and port references are unambiguous") {
+  // tf2onnx names tensors "input:0"; here a node is also named like another node's port.
+  GraphBuilder b;
+  const TensorRef x = b.input("input:0", {2, 4});
+  const auto parts = b.split(b.add1(Op::kRelu, {x}, {}, "a"), 1, {1, 3});
+  const TensorRef port_lookalike = b.add1(Op::kTanh, {parts[0]}, {}, "a:1");
+  const TensorRef spaced = b.add1(Op::kSigmoid, {parts[1]}, {}, "conv 1/relu: \"x\" \u00e9\u6f22");
+  b.output("y:0", port_lookalike);
+  b.output("z/out", spaced);
+  b.output("part:1", parts[1]);
+  const Graph graph = std::move(b).finish();
+  const std::string text = graph_to_json(graph);
+  CHECK(text.find("\"version\": 2") != std::string::npos);
+  const Graph again = graph_from_json(text, "names.json");
+  REQUIRE(again.size() == graph.size());
+  for (NodeId id = 0; id < graph.size(); ++id) {
+    CAPTURE(graph.node(id).name);
+    CHECK(again.node(id).name == graph.node(id).name);
+    CHECK(again.node(id).inputs == graph.node(id).inputs);
+  }
+  REQUIRE(again.outputs().size() == 3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CHECK(again.outputs()[k].name == graph.outputs()[k].name);
+    CHECK(again.outputs()[k].tensor == graph.outputs()[k].tensor);
+  }
+  CHECK(graph_to_json(again) == text);
+}
+
+TEST_CASE("version 1 files still load; a whole name wins over the node:k reading") {
+  const Graph graph = graph_from_json(R"({"format": "mctsat-graph", "version": 1, "nodes": [
+    {"name": "x", "op": "input", "attrs": {"shape": [2, 4]}},
+    {"name": "s", "op": "split", "inputs": ["x"], "attrs": {"axis": 1, "sizes": [1, 3]}},
+    {"name": "s:1", "op": "relu", "inputs": ["s:0"]},
+    {"name": "t", "op": "tanh", "inputs": ["s:1"]}], "outputs": ["t", "s:1"]})",
+                                      "v1.json");
+  const NodeId s = *graph.find("s"), relu = *graph.find("s:1"), t = *graph.find("t");
+  CHECK(graph.node(relu).inputs[0] == TensorRef{s, 0});
+  CHECK(graph.node(t).inputs[0] == TensorRef{relu, 0});
+  CHECK(graph.outputs()[1].tensor == TensorRef{relu, 0});
+  CHECK(load_error(R"({"format": "mctsat-graph", "version": 2, "nodes": [
+    {"name": "x", "op": "input", "attrs": {"shape": [2]}},
+    {"name": "y", "op": "relu", "inputs": [{"node": "x", "port": 1}]}], "outputs": ["y"]})")
+            .message()
+            .find("a tensor reference object must be") == 0);
+  CHECK(load_error(R"({"format": "mctsat-graph", "version": 2, "nodes": [
+    {"name": "x", "op": "input", "attrs": {"shape": [2]}},
+    {"name": "y", "op": "relu", "inputs": ["x:0"]}], "outputs": ["y"]})")
+            .message() == "refers to unknown tensor 'x:0'");
+  CHECK(load_error(R"({"format": "mctsat-graph", "version": 3, "nodes": []})").message() ==
+        "\"version\" must be 1 or 2");
 }

@@ -180,7 +180,7 @@ TEST_CASE("padding that is not SAME, SAME_LOWER or VALID keeps a convolution opa
         std::vector<Op>{Op::kOpaque});
 }
 
-TEST_CASE("export computes the weights rewrites create; weights without values become inputs") {
+TEST_CASE("export computes the weights rewrites create; weights without values travel as inputs") {
   tensor::GraphBuilder b;
   const auto x = b.input("x", {1, 2, 5, 5});
   const auto w3 =
@@ -199,14 +199,15 @@ TEST_CASE("export computes the weights rewrites create; weights without values b
   REQUIRE(written.ParseFromString(frontend::graph_to_onnx(graph, "rewritten")));
   CHECK(written.graph().initializer_size() == 1);  // concat(w3, enlarge(w1, w3)), folded
   CHECK(written.graph().input_size() == 2);        // x and the weight without values
+  // Read back: the weight without values is a weight again, the relu the fused activation again.
   const tensor::Graph again = frontend::graph_from_onnx(bytes_of(written), "rewritten.onnx");
-  CHECK(ops_of(again) == std::vector<Op>{Op::kConv2d, Op::kRelu, Op::kEwMul});
-  auto inputs = tensor::random_inputs(graph, 5);
-  inputs["free"] = tensor::random_weight({1, 4, 1, 1}, 5, "free");
+  CHECK(ops_of(again) == std::vector<Op>{Op::kConv2d, Op::kEwMul});
+  CHECK(again.node(*again.find("free")).op == Op::kWeight);
+  const auto inputs = tensor::random_inputs(graph, 5);
   tensor::InterpretOptions seeded;
   seeded.random_weight_seed = 5;
   const auto want = tensor::interpret(graph, inputs, seeded);
-  const auto got = tensor::interpret(again, inputs);
+  const auto got = tensor::interpret(again, inputs, seeded);
   REQUIRE(got.size() == 1);
   for (std::size_t i = 0; i < want[0].size(); ++i)
     CHECK(got[0].data[i] == doctest::Approx(want[0].data[i]).epsilon(1e-5));
@@ -268,19 +269,37 @@ TEST_CASE("bad ONNX input is a clear error naming the file and the node") {
 }
 
 TEST_CASE("load_model and save_model read and write .onnx files") {
-  // The demo's weights have no values: they become graph inputs, and its fused activations
-  // separate nodes; the model computes the same.
+  // The demo's weights have no values: they travel as graph inputs and read back as weights;
+  // the model computes the same.
   const std::string path = "/tmp/mctsat-test-onnx-io-demo.onnx";
   const tensor::Graph demo = frontend::load_model("demo");
   frontend::save_model(demo, path);
   const tensor::Graph again = frontend::load_model(path);
   CHECK(again.outputs().size() == demo.outputs().size());
-  auto inputs = tensor::random_inputs(demo, 2);
-  for (const auto& node : demo.nodes()) {
-    if (node.op == Op::kWeight)
-      inputs[node.name] = tensor::random_weight(node.outputs[0].shape, 2, node.name);
-  }
+  const auto inputs = tensor::random_inputs(demo, 2);
   tensor::InterpretOptions seeded;
   seeded.random_weight_seed = 2;
-  CHECK(tensor::interpret(again, inputs) == tensor::interpret(demo, inputs, seeded));
+  CHECK(tensor::interpret(again, inputs, seeded) == tensor::interpret(demo, inputs, seeded));
+}
+
+TEST_CASE("--input-value makes a graph input a constant that folds like any other") {
+  // y = x * k with k an input: as a constant, k becomes a weight with its values.
+  onnx::ModelProto model = model_shell();
+  onnx::GraphProto& g = *model.mutable_graph();
+  add_value_info(g.add_input(), "x", {2});
+  add_value_info(g.add_input(), "k", {2});
+  add_node(g, "Mul", {"x", "k"}, {"y"});
+  add_value_info(g.add_output(), "y", {2});
+  const tensor::Graph graph =
+      frontend::graph_from_onnx(bytes_of(model), "k.onnx", {}, {{"k", {3, -1}}});
+  const auto k = graph.find("k");
+  REQUIRE(k);
+  CHECK(graph.node(*k).op == Op::kWeight);
+  REQUIRE(graph.node(*k).value);
+  CHECK(graph.node(*k).value->data == std::vector<double>{3, -1});
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx(bytes_of(model), "k.onnx", {}, {{"q", {1}}}),
+                       doctest::Contains("--input-value: the model has no tensor input 'q'"),
+                       Error);
+  CHECK_THROWS_WITH_AS(frontend::graph_from_onnx(bytes_of(model), "k.onnx", {}, {{"k", {1}}}),
+                       doctest::Contains("input 'k' of shape 2 takes 2 values, not 1"), Error);
 }

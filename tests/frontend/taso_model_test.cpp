@@ -18,7 +18,7 @@ using namespace mctsat::tensor;
 
 namespace {
 
-const std::string kModels = MCTSAT_REFERENCE_DIR "/tensat/model/";
+const std::string kModels = MCTSAT_TENSAT_DATA_DIR "/model/";
 
 Graph load(const std::string& name) {
   return frontend::load_model(kModels + name + ".model");
@@ -309,7 +309,7 @@ TEST_CASE("malformed files give located errors") {
 TEST_CASE("load_model reads .model files and names the file in errors") {
   CHECK(graph_stats(frontend::load_model(kModels + "squeezenet.model")).operators == 66);
   try {
-    frontend::load_model(MCTSAT_REFERENCE_DIR "/tensat/op_table.txt");
+    frontend::load_model(MCTSAT_TENSAT_DATA_DIR "/op_table.txt");
     FAIL("expected an error");
   } catch (const Error& e) {
     CHECK(e.message() == "unsupported model format '.txt' (supported: .json, .model, .onnx)");

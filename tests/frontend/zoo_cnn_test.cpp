@@ -34,7 +34,7 @@ void check_against_model_file(const std::string& zoo_name, const std::string& fi
   CAPTURE(zoo_name);
   const tensor::Graph built = *frontend::build_zoo_model(zoo_name);
   const tensor::Graph taso =
-      frontend::load_model(MCTSAT_REFERENCE_DIR "/tensat/model/" + file + ".model");
+      frontend::load_model(MCTSAT_TENSAT_DATA_DIR "/model/" + file + ".model");
   const tensor::GraphStats ours = tensor::graph_stats(built), theirs = tensor::graph_stats(taso);
   CHECK(ours.operators == operators);
   CHECK(ours.by_op == theirs.by_op);

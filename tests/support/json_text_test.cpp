@@ -33,3 +33,27 @@ TEST_CASE("locate_json_string_member finds a key with its value") {
   CHECK(locate_json_string_member(text, "name", "a", "f").to_string() == "f:2:3");
   CHECK(locate_json_string_member(text, "name", "zz", "f").to_string() == "f");
 }
+
+TEST_CASE("a number beyond double range is an error at its position") {
+  try {
+    parse_json_text("{\n  \"a\": [1,\n    1e400]\n}", "big.json");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.where().to_string() == "big.json:3:5");
+    CHECK(e.message().find("1e400") != std::string::npos);
+    CHECK(e.message().find("[json.exception") == std::string::npos);
+  }
+}
+
+TEST_CASE("read_json_fields turns nlohmann's type errors into errors naming the file") {
+  const nlohmann::json doc = parse_json_text(R"({"version": "1"})", "v.json");
+  try {
+    read_json_fields("v.json", [&] { return doc["version"].get<int>(); });
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.where().file == "v.json");
+    CHECK(e.message().find("type must be number, but is string") != std::string::npos);
+    CHECK(e.message().find("[json.exception") == std::string::npos);
+  }
+  CHECK(read_json_fields("v.json", [&] { return doc["version"].get<std::string>(); }) == "1");
+}

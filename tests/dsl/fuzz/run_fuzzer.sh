@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Builds the rule-file fuzzer (rule_parser_fuzzer.cpp) with clang, libFuzzer, AddressSanitizer and
-# UndefinedBehaviorSanitizer, independently of the project's compiler, then runs it for a bounded
-# number of inputs seeded with tests/dsl/fuzz/corpus/ and a copy of rules/taso/, mutated with the
-# help of the dictionary rules.dict. Fails when the fuzzer finds a crash, a leak, a hang or a
-# broken print/parse round trip; the input is kept under BUILD_DIR/dsl_fuzz/artifacts/. Objects
-# are recompiled only when their sources or headers change.
-#   usage: run_fuzzer.sh SOURCE_DIR BUILD_DIR
+# Builds a libFuzzer target with clang, AddressSanitizer and UndefinedBehaviorSanitizer,
+# independently of the project's compiler, then runs it for a bounded number of inputs mutated
+# with the help of a dictionary. Two targets:
+#   rule_parser (default): tests/dsl/fuzz/rule_parser_fuzzer.cpp, the rule-file front end, seeded
+#     with tests/dsl/fuzz/corpus/ and a copy of rules/taso/, dictionary rules.dict;
+#   graph_json: tests/frontend/fuzz/graph_json_fuzzer.cpp, the graph JSON reader, seeded with
+#     tests/frontend/fuzz/corpus/, dictionary graph_json.dict.
+# Fails when the fuzzer finds a crash, a leak, a hang or a broken round trip; the input is kept
+# under BUILD_DIR/<target>_fuzz/artifacts/. Objects are recompiled only when their sources or
+# headers change.
+#   usage: run_fuzzer.sh SOURCE_DIR BUILD_DIR [TARGET]
 #   environment: MCTSAT_FUZZ_RUNS (default 10000), MCTSAT_FUZZ_MAX_LEN (bytes, default 1024),
 #                MCTSAT_FUZZ_SEED (default 1), MCTSAT_FUZZ_BUDGET (seconds for the whole script,
 #                default 55: on a loaded machine the fuzzing stops early, after at least 10 s),
@@ -13,29 +17,53 @@
 set -euo pipefail
 
 src=$(cd "$1" && pwd)
-out=$2/dsl_fuzz
+target=${3:-rule_parser}
 runs=${MCTSAT_FUZZ_RUNS:-10000}
 max_len=${MCTSAT_FUZZ_MAX_LEN:-1024}
 seed=${MCTSAT_FUZZ_SEED:-1}
 budget=${MCTSAT_FUZZ_BUDGET:-55}
 cxx=${CLANGXX:-clang++}
-binary=$out/rule_parser_fuzzer
 
 command -v "$cxx" >/dev/null || {
   echo "run_fuzzer: $cxx not found (scripts/install-deps.sh installs clang)" >&2
   exit 1
 }
 
-# What the fuzzer links: the DSL and what its parser, checker and lowering need. A new dependency
-# shows up as an undefined symbol at the link below; add its source here.
-sources=(
-  "$src/tests/dsl/fuzz/rule_parser_fuzzer.cpp"
-  "$src"/dsl/*.cpp
-  "$src"/support/error.cpp "$src"/support/files.cpp
-  "$src"/egraph/pattern.cpp "$src"/egraph/program.cpp
-  "$src"/tensor/attr.cpp "$src"/tensor/op_catalog.cpp "$src"/tensor/shape_inference.cpp
-  "$src"/tensor/tensor_analysis.cpp "$src"/tensor/tensor_language.cpp "$src"/tensor/tensor_type.cpp
-)
+# What each fuzzer links. A new dependency shows up as an undefined symbol at the link below;
+# add its source here.
+case $target in
+  rule_parser)
+    out=$2/dsl_fuzz
+    dict=$src/tests/dsl/fuzz/rules.dict
+    seed_dirs=("$src/tests/dsl/fuzz/corpus")
+    sources=(
+      "$src/tests/dsl/fuzz/rule_parser_fuzzer.cpp"
+      "$src"/dsl/*.cpp
+      "$src"/support/error.cpp "$src"/support/files.cpp "$src"/support/interrupt.cpp
+      "$src"/egraph/pattern.cpp "$src"/egraph/program.cpp
+      "$src"/tensor/attr.cpp "$src"/tensor/op_catalog.cpp "$src"/tensor/shape_inference.cpp
+      "$src"/tensor/tensor_analysis.cpp "$src"/tensor/tensor_language.cpp
+      "$src"/tensor/tensor_type.cpp
+    )
+    ;;
+  graph_json)
+    out=$2/graph_json_fuzz
+    dict=$src/tests/frontend/fuzz/graph_json.dict
+    seed_dirs=("$src/tests/frontend/fuzz/corpus")
+    sources=(
+      "$src/tests/frontend/fuzz/graph_json_fuzzer.cpp"
+      "$src"/frontend/graph_json.cpp
+      "$src"/support/error.cpp "$src"/support/json_text.cpp
+      "$src"/tensor/attr.cpp "$src"/tensor/op_catalog.cpp "$src"/tensor/shape_inference.cpp
+      "$src"/tensor/tensor_type.cpp "$src"/tensor/graph.cpp
+    )
+    ;;
+  *)
+    echo "run_fuzzer: unknown target '$target' (rule_parser, graph_json)" >&2
+    exit 1
+    ;;
+esac
+binary=$out/${target}_fuzzer
 flags=(-std=c++20 -gline-tables-only -O1 -fno-omit-frame-pointer "-fsanitize=address,undefined"
   "-fno-sanitize-recover=undefined" -Wall -Wextra -Wpedantic -DFMT_SHARED "-I$src")
 
@@ -86,8 +114,10 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/new" "$work/seeds"
-cp "$src"/tests/dsl/fuzz/corpus/* "$work/seeds/"
-for file in "$src"/rules/taso/*.rules; do cp "$file" "$work/seeds/taso-$(basename "$file")"; done
+for dir in "${seed_dirs[@]}"; do cp "$dir"/* "$work/seeds/"; done
+if [[ $target == rule_parser ]]; then
+  for file in "$src"/rules/taso/*.rules; do cp "$file" "$work/seeds/taso-$(basename "$file")"; done
+fi
 
 # Allocation stacks cost most of the time of a run (PEGTL allocates a node per rule it tries), so
 # the fuzzing run records none and keeps a small quarantine; a failure is replayed with full
@@ -100,7 +130,7 @@ set +e
 ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=32} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
   "$binary" -runs="$runs" -seed="$seed" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
-  -dict="$src/tests/dsl/fuzz/rules.dict" \
+  -dict="$dict" \
   -max_total_time="$max_time" -print_final_stats=1 -artifact_prefix="$out/artifacts/" \
   "$work/new" "$work/seeds" 2>"$work/log"
 status=$?

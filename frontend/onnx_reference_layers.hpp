@@ -1,0 +1,30 @@
+// The ONNX reference operators for network layers the catalog cannot express and the importer
+// keeps opaque: Conv of any rank (1-D audio front ends, dilations, odd pads) and LSTM. Part of
+// onnx_reference_ops (which lists them in its table); same conventions: float64 values with an
+// element type, mctsat::Error without a location for inputs the operator does not accept or for
+// uses it does not support ("not supported" in the message). Internal to frontend/.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "frontend/onnx_reference_ops.hpp"
+
+namespace mctsat::frontend {
+
+using ReferenceInputs = std::span<const std::optional<OnnxValue>>;
+using ReferenceOutputs = std::vector<std::optional<OnnxValue>>;
+
+// Conv: N-D, groups, strides, dilations, explicit or automatic pads, optional bias.
+ReferenceOutputs reference_conv(const onnx::NodeProto& node, ReferenceInputs inputs,
+                                std::int64_t element_limit);
+// LSTM (layout 0): forward, reverse or bidirectional, with bias, initial states and peepholes;
+// the default activations only, no clip, no input_forget, full-length sequences.
+ReferenceOutputs reference_lstm(const onnx::NodeProto& node, ReferenceInputs inputs,
+                                std::int64_t element_limit);
+
+}  // namespace mctsat::frontend

@@ -1,0 +1,56 @@
+// Stopping cleanly on SIGINT and SIGTERM. After install_interrupt_handlers(), either signal makes
+// the process kill (SIGKILL) the child processes it registered (a CBC solver, the bench harness's
+// runs), remove the temporary files it registered (an atomic write under way: the final file is
+// never touched, so no partial output is left), print "interrupted" and exit with 128 + the
+// signal number (130 for SIGINT, 143 for SIGTERM), as a shell reports a process the signal killed.
+// Everything the handler does is async-signal-safe. A forked child inherits the handler but acts
+// only on what it registered itself.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+namespace mctsat {
+
+void install_interrupt_handlers();
+
+// Called first in a forked child: forgets the parent's deferral (a fork inside a DeferInterrupts
+// scope would otherwise leave the child deferring forever) and any pending signal.
+void reset_interrupts_after_fork();
+
+// While one exists, an interrupt waits: the handler notes the signal and the guard's destructor
+// acts on it. For steps that must not be cut in half (renaming a set of finished files into place).
+class DeferInterrupts {
+ public:
+  DeferInterrupts();
+  ~DeferInterrupts();
+  DeferInterrupts(const DeferInterrupts&) = delete;
+  DeferInterrupts& operator=(const DeferInterrupts&) = delete;
+};
+
+// Registers a child process to kill on interrupt for the guard's lifetime.
+class InterruptKillsChild {
+ public:
+  explicit InterruptKillsChild(pid_t child);
+  ~InterruptKillsChild();
+  InterruptKillsChild(const InterruptKillsChild&) = delete;
+  InterruptKillsChild& operator=(const InterruptKillsChild&) = delete;
+
+ private:
+  int slot_;  // -1 when the table was full (the child is then not killed on interrupt)
+};
+
+// Registers a temporary file to remove on interrupt for the guard's lifetime.
+class InterruptRemovesFile {
+ public:
+  explicit InterruptRemovesFile(const std::string& path);
+  ~InterruptRemovesFile();
+  InterruptRemovesFile(const InterruptRemovesFile&) = delete;
+  InterruptRemovesFile& operator=(const InterruptRemovesFile&) = delete;
+
+ private:
+  int slot_;  // -1 when the table was full or the path too long
+};
+
+}  // namespace mctsat
