@@ -33,6 +33,7 @@ struct BenchCliOptions {
   // report
   std::string report_dir;
   bool no_plots = false;
+  std::vector<std::string> best_known_from;
 };
 
 void print_warnings(const std::vector<std::string>& warnings) {
@@ -141,11 +142,16 @@ void add_bench_command(CLI::App& app) {
       "report", "Write report.md, summary.csv, runs.csv and plots (PNG, SVG) for a study");
   report->add_option("dir", options->report_dir, "Study directory")->required();
   report->add_flag("--no-plots", options->no_plots, "Skip the gnuplot plots");
+  report->add_option(
+      "--best-known-from", options->best_known_from,
+      "Other study directories whose runs also count towards each model's best-known "
+      "cost (repeatable)");
   report->add_flag("--json", options->json, "Print the files written as JSON");
   report->add_flag("--quiet", options->quiet, "Print nothing but errors");
   report->callback([options] {
     bench::ReportOptions report_options;
     report_options.plots = !options->no_plots;
+    report_options.best_known_from = options->best_known_from;
     std::vector<std::string> warnings;
     const bench::ReportOutput out = read_json_fields(options->report_dir, [&] {
       return bench::write_report(options->report_dir, report_options, &warnings);

@@ -14,9 +14,20 @@
 #include "search/search_limits.hpp"
 #include "search/strategy.hpp"
 #include "search/taso.hpp"
+#include "support/enum_names.hpp"
 #include "tensor/egraph_conversion.hpp"
 
 namespace mctsat::search {
+
+// mcts: whether the tree search also runs TASO's backtracking search first (taso options, at most
+// half the time budget, which its time counts against) and adds TASO's best graph to an e-graph,
+// merged with the input graph at the roots: kNone does not run it; kSeed adds it to the initial
+// e-graph (the tree search starts from it); kFinal adds it to the e-graph the tree search ends
+// with, before the final extraction. With either, the result is never worse than TASO's graph
+// (the optimizer keeps it when the final extraction is not cheaper).
+enum class TasoGraph { kNone, kSeed, kFinal };
+inline constexpr EnumNames<TasoGraph, 3> kTasoGraphNames{
+    {{TasoGraph::kNone, "none"}, {TasoGraph::kSeed, "seed"}, {TasoGraph::kFinal, "final"}}};
 
 struct OptimizeOptions {
   StrategyKind strategy = StrategyKind::kMcts;
@@ -29,6 +40,7 @@ struct OptimizeOptions {
   EqsatOptions eqsat;
   MctsOptions mcts;  // greedy reads its node and step limits
   TasoOptions taso;
+  TasoGraph taso_graph = TasoGraph::kFinal;  // mcts
   // Reported by every strategy (it overrides the strategies' own `progress` callbacks).
   ProgressCallback progress;
   // Called with the e-graph the final extractor sees, just before it extracts (e.g. to export it).

@@ -77,9 +77,11 @@ nlohmann::json OptimizeReport::to_json() const {
   }
   if (r.taso)
     report["taso"] = {{"alpha", options.taso.alpha},      {"budget", options.taso.budget},
-                      {"explored", r.taso->explored},     {"candidates", r.taso->candidates},
+                      {"explored", r.taso->explored},     {"best_explored", r.taso->best_explored},
+                      {"cost_ms", r.taso->cost},          {"candidates", r.taso->candidates},
                       {"queued", r.taso->queued},         {"cyclic", r.taso->cyclic},
                       {"threads", options.limits.threads}};
+  report["kept_fallback"] = r.kept_fallback;
   if (check) report["check"] = *check;
   if (measured) report["measured"] = *measured;
   return report;

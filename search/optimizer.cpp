@@ -66,6 +66,14 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
   // The extraction is scored by its exact DAG cost, which must be the built graph's cost.
   MCTSAT_ASSERT(std::abs(result.optimized_cost - result.extraction.dag_cost) <=
                 1e-9 * std::max(1.0, result.optimized_cost));
+  if (run.fallback) {
+    const double fallback_cost = tensor::graph_cost(*run.fallback, model);
+    if (fallback_cost < result.optimized_cost) {
+      result.graph = std::move(*run.fallback);
+      result.optimized_cost = fallback_cost;
+      result.kept_fallback = true;
+    }
+  }
   if (result.optimized_cost >= result.original_cost) {
     result.graph = graph;
     result.optimized_cost = result.original_cost;

@@ -30,8 +30,9 @@ struct OptimizeResult {
   std::vector<std::pair<std::string, std::size_t>> rules_used;  // rule -> times it changed things
   extract::Result extraction;                                   // the final extraction
   bool kept_original = false;      // the extraction was no cheaper than the input graph
+  bool kept_fallback = false;      // it was no cheaper than the strategy's fallback graph
   std::optional<MctsResult> mcts;  // mcts only: the search's record (state moved out)
-  std::optional<TasoResult> taso;  // taso only: the search's record (its best graph moved out)
+  std::optional<TasoResult> taso;  // taso, mcts with a taso graph: TASO's record (graph moved out)
 
   double speedup_percent() const {
     return optimized_cost > 0 ? 100.0 * (original_cost / optimized_cost - 1.0) : 0.0;

@@ -202,10 +202,17 @@ std::vector<OptionSpec> make_registry() {
     r.push_back(std::move(seed));
   }
   r.push_back(real(
-      "taso.alpha", "--alpha", "taso: accept candidates below alpha x the best cost",
+      "taso.alpha", "--alpha",
+      "taso (and mcts with --taso-graph): accept candidates below alpha x the best cost",
       +[](OptimizeOptions& o) -> double& { return o.taso.alpha; }, 1, false, 10, taso));
+  r.push_back(choice(
+      "taso_graph", "--taso-graph",
+      "mcts: also run taso first (--budget, --alpha; at most half the time budget) and add its "
+      "best graph to the initial e-graph (seed) or to the final one (final); the result is then "
+      "never worse than taso's (none: do not run it)",
+      kTasoGraphNames, +[](OptimizeOptions& o) -> TasoGraph& { return o.taso_graph; }, mcts));
   r.push_back(count(
-      "taso.budget", "--budget", "taso: graphs to explore",
+      "taso.budget", "--budget", "taso (and mcts with --taso-graph): graphs to explore",
       +[](OptimizeOptions& o) -> std::size_t& { return o.taso.budget; }, 1, taso));
   r.push_back(real(
       "taso.max_ops_factor", "--max-ops-factor",

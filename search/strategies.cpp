@@ -1,6 +1,8 @@
 // Each strategy's run: its search, then its record as a StrategyResult.
 #include "search/strategies.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 
 #include "search/eqsat.hpp"
@@ -11,6 +13,12 @@
 
 namespace mctsat::search {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 template <typename Indices>
 std::vector<std::pair<std::string, std::size_t>> count_rules(const dsl::RuleSet& rules,
@@ -49,19 +57,38 @@ class EqsatStrategy final : public Strategy {
 
 class MctsStrategy final : public Strategy {
  public:
-  explicit MctsStrategy(MctsOptions options) : options_(std::move(options)) {}
+  MctsStrategy(MctsOptions options, TasoOptions taso, TasoGraph taso_graph)
+      : options_(std::move(options)), taso_(std::move(taso)), taso_graph_(taso_graph) {}
   StrategyKind kind() const override { return StrategyKind::kMcts; }
 
   StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override {
+    const auto start = Clock::now();
+    StrategyResult result;
+    tensor::TensorEGraph initial = tensor::to_egraph(graph);
+    SearchLimits limits = context.limits;
+    std::vector<std::size_t> committed;
+    if (taso_graph_ != TasoGraph::kNone) {
+      SearchLimits taso_limits = context.limits;
+      taso_limits.seconds = context.limits.seconds / 2;
+      TasoResult taso = run_taso(graph, context.rules, context.model, taso_, taso_limits);
+      if (taso.cost < tensor::graph_cost(graph, context.model)) {
+        result.fallback = std::move(taso.graph);
+        committed = taso.applied;
+      }
+      taso.graph = tensor::Graph();
+      result.taso = std::move(taso);
+      if (result.fallback && taso_graph_ == TasoGraph::kSeed)
+        tensor::add_equivalent_graph(initial, *result.fallback);
+      limits.seconds = std::max(context.limits.seconds - seconds_since(start), 0.0);
+    }
     MctsOptions options = options_;
     if (context.progress) options.progress = context.progress;
-    MctsResult run =
-        run_mcts(tensor::to_egraph(graph), context.rules, context.reward, options, context.limits);
-    StrategyResult result;
+    MctsResult run = run_mcts(std::move(initial), context.rules, context.reward, options, limits);
     result.state = std::move(run.state);
+    if (result.fallback && taso_graph_ == TasoGraph::kFinal)
+      tensor::add_equivalent_graph(result.state, *result.fallback);
     result.stop = run.stop;
     result.iterations = run.steps.size();
-    std::vector<std::size_t> committed;
     for (const MctsStep& step : run.steps) committed.push_back(step.rule);
     result.rules_used = count_rules(context.rules, committed);
     result.mcts = std::move(run);
@@ -70,6 +97,8 @@ class MctsStrategy final : public Strategy {
 
  private:
   MctsOptions options_;
+  TasoOptions taso_;
+  TasoGraph taso_graph_;
 };
 
 class GreedyStrategy final : public Strategy {
@@ -127,7 +156,7 @@ std::unique_ptr<Strategy> make_strategy(const OptimizeOptions& options) {
     case StrategyKind::kEqsat:
       return std::make_unique<EqsatStrategy>(options.eqsat);
     case StrategyKind::kMcts:
-      return std::make_unique<MctsStrategy>(options.mcts);
+      return std::make_unique<MctsStrategy>(options.mcts, options.taso, options.taso_graph);
     case StrategyKind::kGreedy:
       return std::make_unique<GreedyStrategy>(options.mcts);
     case StrategyKind::kTaso:

@@ -45,7 +45,10 @@ struct StrategyResult {
   StopReason stop = StopReason::kStopped;
   std::vector<std::pair<std::string, std::size_t>> rules_used;  // rule -> changes, by name
   std::optional<MctsResult> mcts;  // mcts: the search's record (its state moved out)
-  std::optional<TasoResult> taso;  // taso: the search's record (its best graph moved out)
+  std::optional<TasoResult> taso;  // taso, mcts with a taso graph: TASO's record (graph moved out)
+  // A graph the optimizer returns when the final extraction is not cheaper (mcts with a taso
+  // graph: TASO's best graph, when it is cheaper than the input).
+  std::optional<tensor::Graph> fallback;
 };
 
 class Strategy {

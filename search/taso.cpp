@@ -124,6 +124,7 @@ class TasoSearch {
         if (cost < result.cost) {
           result.graph = graph;
           result.cost = cost;
+          result.best_explored = result.explored + 1;
           best_entry = index;
         }
         states_[index] = std::make_unique<TensorEGraph>(tensor::to_egraph(graph));

@@ -45,6 +45,7 @@ struct TasoResult {
   double cost = 0;                   // its graph_cost
   std::vector<std::size_t> applied;  // the rules rewriting the input into it, in order
   std::size_t explored = 0;          // graphs popped and expanded
+  std::size_t best_explored = 0;     // graphs popped when the best one was (0: the input)
   std::size_t candidates = 0;        // rewritten graphs built (one per applicable match)
   std::size_t queued = 0;            // candidates that entered the queue
   std::size_t cyclic = 0;            // candidates rejected as cyclic

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -199,20 +201,12 @@ class SelectionBuilder {
   std::size_t counter_ = 0;
 };
 
-}  // namespace
-
-TensorEGraph to_egraph(const Graph& graph) {
-  for (const Node& node : graph.nodes()) {
-    if (node.outputs.empty())
-      throw node_error(node, "the graph must be validated before it is converted to an e-graph");
-  }
-  std::vector<std::int64_t> table_index;
-  std::shared_ptr<const TensorTables> tables = collect_tables(graph, table_index);
-  auto source = std::make_shared<GraphSource>();
-  TensorEGraph result{TensorGraphEGraph(TensorAnalysis(tables)), {}, nullptr};
-  TensorGraphEGraph& egraph = result.egraph;
-
-  // Per graph node, the class of each output.
+// Adds a validated graph's nodes to the e-graph, its leaves and opaque nodes with the payloads
+// `table_index` gives them (by node id). Returns, per node, the class of each output. With a
+// `source`, records the node names of the classes it creates.
+std::vector<std::vector<Id>> add_nodes(TensorGraphEGraph& egraph, const Graph& graph,
+                                       const std::vector<std::int64_t>& table_index,
+                                       GraphSource* source) {
   std::vector<std::vector<Id>> values(graph.size());
   TensorGraphEGraph::ChildIds children;
   for (NodeId id : graph.topological_order()) {
@@ -249,8 +243,10 @@ TensorEGraph to_egraph(const Graph& graph) {
                                          "integer lists are limited to {})",
                                          op_name(node.op), kMaxRank));
     const Id eclass = egraph.add(enode.op, enode.payload, enode.children);
-    if (source->node_names.size() <= eclass) source->node_names.resize(eclass + 1);
-    if (source->node_names[eclass].empty()) source->node_names[eclass] = node.name;
+    if (source != nullptr) {
+      if (source->node_names.size() <= eclass) source->node_names.resize(eclass + 1);
+      if (source->node_names[eclass].empty()) source->node_names[eclass] = node.name;
+    }
     if (data.kind == ValueKind::kTuple) {
       for (std::uint32_t k = 0; k < data.outputs; ++k)
         values[id].push_back(egraph.add(kProjOp, k, {eclass}));
@@ -258,6 +254,22 @@ TensorEGraph to_egraph(const Graph& graph) {
       values[id].push_back(eclass);
     }
   }
+  return values;
+}
+
+}  // namespace
+
+TensorEGraph to_egraph(const Graph& graph) {
+  for (const Node& node : graph.nodes()) {
+    if (node.outputs.empty())
+      throw node_error(node, "the graph must be validated before it is converted to an e-graph");
+  }
+  std::vector<std::int64_t> table_index;
+  std::shared_ptr<const TensorTables> tables = collect_tables(graph, table_index);
+  auto source = std::make_shared<GraphSource>();
+  TensorEGraph result{TensorGraphEGraph(TensorAnalysis(tables)), {}, nullptr};
+  TensorGraphEGraph& egraph = result.egraph;
+  const auto values = add_nodes(egraph, graph, table_index, source.get());
   for (const GraphOutput& out : graph.outputs()) {
     result.roots.push_back(values.at(out.tensor.node).at(out.tensor.output));
     source->output_names.push_back(out.name);
@@ -267,6 +279,38 @@ TensorEGraph to_egraph(const Graph& graph) {
   result.source = std::move(source);
   egraph.rebuild();
   return result;
+}
+
+void add_equivalent_graph(TensorEGraph& state, const Graph& graph) {
+  const TensorTables& tables = state.tables();
+  std::unordered_map<std::string_view, std::int64_t> leaf_index, opaque_index;
+  for (std::size_t i = 0; i < tables.leaves.size(); ++i)
+    leaf_index.emplace(tables.leaves[i].name, static_cast<std::int64_t>(i));
+  for (std::size_t i = 0; i < tables.opaque.size(); ++i)
+    opaque_index.emplace(tables.opaque[i].name, static_cast<std::int64_t>(i));
+  std::vector<std::int64_t> table_index(graph.size(), -1);
+  for (NodeId id = 0; id < graph.size(); ++id) {
+    const Node& node = graph.node(id);
+    if (node.outputs.empty())
+      throw node_error(node, "the graph must be validated before it is added to an e-graph");
+    const bool leaf = node.op == Op::kInput || node.op == Op::kWeight;
+    if (!leaf && node.op != Op::kOpaque) continue;
+    const auto& index = leaf ? leaf_index : opaque_index;
+    const auto found = index.find(node.name);
+    if (found == index.end())
+      throw node_error(node, fmt::format("the e-graph's source has no {} '{}'",
+                                         leaf ? "input or weight" : "opaque operator", node.name));
+    table_index[id] = found->second;
+  }
+  if (graph.outputs().size() != state.roots.size())
+    throw Error(fmt::format("the graph has {} outputs, the e-graph {} roots",
+                            graph.outputs().size(), state.roots.size()));
+  const auto values = add_nodes(state.egraph, graph, table_index, nullptr);
+  for (std::size_t i = 0; i < state.roots.size(); ++i) {
+    const TensorRef out = graph.outputs()[i].tensor;
+    state.egraph.merge(state.roots[i], values.at(out.node).at(out.output));
+  }
+  state.egraph.rebuild();
 }
 
 Selection source_selection(const TensorEGraph& egraph) {

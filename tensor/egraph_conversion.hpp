@@ -2,6 +2,7 @@
 //
 //   to_egraph(graph)              every node becomes an e-node (attributes as literal classes,
 //                                 multi-output nodes read through proj), one root per graph output
+//   add_equivalent_graph(e, g)    an equivalent graph's nodes added, its outputs merged with roots
 //   build_graph(egraph, choice)   a chosen e-node per needed class -> a validated Graph
 //   source_selection(egraph)      the choice of the e-nodes that came from the source graph
 //
@@ -45,6 +46,14 @@ struct TensorEGraph {
 // node the e-graph cannot represent (a rank or an integer list longer than 8) and for a graph
 // that was not validated.
 TensorEGraph to_egraph(const Graph& graph);
+
+// Adds a validated graph equivalent to the e-graph's (e.g. one a search derived from its source)
+// and merges the class of each of its outputs with the root of the same position, so the e-graph
+// also represents that graph. Its inputs, weights and opaque nodes are found by name in the
+// e-graph's tables. Throws mctsat::Error at a leaf or opaque node the tables do not hold, and when
+// the output counts differ. Rebuilds the e-graph. Equivalence is the caller's promise: merging
+// the roots makes the e-graph treat the graphs as equal.
+void add_equivalent_graph(TensorEGraph& state, const Graph& graph);
 
 // A choice of one e-node per e-class: indexed by class id (size EGraph::num_ids()), kNoId where
 // no e-node is chosen. Only tensor, tuple and data-less classes reachable from the roots need a

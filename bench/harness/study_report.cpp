@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iterator>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -97,6 +99,62 @@ std::string time_cell(const Cell* cell) {
   return out;
 }
 
+// "98.70" (one run), "98.70 (min 97.00)" (several), "" when no improvement is known.
+std::string share_cell(const Cell* cell) {
+  if (cell == nullptr || cell->best_known_share.n == 0) return "";
+  std::string out = fmt::format("{:.2f}", cell->best_known_share.mean);
+  if (cell->best_known_share.n >= 2)
+    out += fmt::format(" (min {:.2f})", cell->best_known_share.min);
+  return out;
+}
+
+std::pair<std::string, std::string> best_known_key(const json& record) {
+  return {record.value("model", std::string("?")), cost_name(record)};
+}
+
+// The best cost of every model (under each cost model) of `records`, over the successful runs of
+// `records` and `references`.
+void find_best_known(const std::vector<json>& records, const std::vector<json>& references,
+                     Summary& summary) {
+  std::set<std::pair<std::string, std::string>> models;
+  for (const json& record : records) models.insert(best_known_key(record));
+  std::set<std::string> studies;
+  auto consider = [&](const json& record, bool reference) {
+    const json& result = record.value("result", json());
+    if (record.value("status", "") != "ok" || !result.is_object()) return;
+    const auto key = best_known_key(record);
+    if (!models.contains(key)) return;
+    const double original = result.value("original_cost_ms", 0.0);
+    const double found = result.value("optimized_cost_ms", original);
+    std::string by = record.value("configuration", std::string("?"));
+    if (reference) {
+      const std::string study = record.value("study", std::string("?"));
+      by = study + "/" + by;
+      if (studies.insert(study).second) summary.reference_studies.push_back(study);
+    }
+    const auto [it, inserted] = summary.best_known.try_emplace(key, BestKnown{original, found, by});
+    if (!inserted && found < it->second.best_ms * (1 - 1e-12)) {
+      it->second.best_ms = found;
+      it->second.found_by = by;
+    }
+  };
+  for (const json& record : records) consider(record, false);
+  for (const json& record : references) consider(record, true);
+}
+
+// A successful run's percent of its model's best-known improvement; none when nothing better than
+// the original is known.
+std::optional<double> best_known_share(const Summary& summary, const json& record) {
+  const auto it = summary.best_known.find(best_known_key(record));
+  if (it == summary.best_known.end()) return std::nullopt;
+  const BestKnown& best = it->second;
+  if (!(best.best_ms < best.original_ms * (1 - 1e-9))) return std::nullopt;
+  const json& result = record["result"];
+  const double original = result.value("original_cost_ms", 0.0);
+  const double found = result.value("optimized_cost_ms", original);
+  return 100.0 * (original - found) / (original - best.best_ms);
+}
+
 }  // namespace
 
 Stats Stats::of(const std::vector<double>& values) {
@@ -119,16 +177,17 @@ Stats Stats::of(const std::vector<double>& values) {
   return s;
 }
 
-Summary summarize(const std::vector<json>& records) {
+Summary summarize(const std::vector<json>& records, const std::vector<json>& references) {
   Summary summary;
   std::set<std::string> rule_sets, costs;
   for (const json& record : records) {
     rule_sets.insert(rules_name(record));
     costs.insert(cost_name(record));
   }
+  find_best_known(records, references, summary);
   struct Values {
     std::vector<double> speedup, original, optimized, exploration, extraction, wall, nodes, rss;
-    std::vector<double> measured;
+    std::vector<double> measured, share;
     std::map<std::string, double> rules;
     std::set<std::uint64_t> seeds;
   };
@@ -188,6 +247,7 @@ Summary summarize(const std::vector<json>& records) {
                                                 m->contains("speedup_percent") &&
                                                 (*m)["speedup_percent"].is_number())
       v.measured.push_back((*m)["speedup_percent"].get<double>());
+    if (const auto share = best_known_share(summary, record); share) v.share.push_back(*share);
     if (result.contains("rules_used"))
       for (const json& used : result["rules_used"])
         v.rules[used.value("rule", "?")] += used.value("count", 0.0);
@@ -203,6 +263,7 @@ Summary summarize(const std::vector<json>& records) {
     cell.nodes = Stats::of(v.nodes);
     cell.rss_mb = Stats::of(v.rss);
     cell.measured_speedup = Stats::of(v.measured);
+    cell.best_known_share = Stats::of(v.share);
     summary.measured = summary.measured || !v.measured.empty();
     for (const auto& [rule, count] : v.rules)
       cell.rules[rule] = count / static_cast<double>(std::max<std::size_t>(cell.ok, 1));
@@ -245,6 +306,23 @@ std::string markdown_report(const Summary& s) {
         "Estimated / measured speedup (%): the cost model's estimate and the median of interleaved "
         "oneDNN runs on this CPU, means over seeds",
         estimated_measured_cell);
+  if (!s.best_known.empty()) {
+    out += "## Best known\n\nThe cheapest graph any run found";
+    if (!s.reference_studies.empty())
+      out += fmt::format(" (also counting the runs of {})", fmt::join(s.reference_studies, ", "));
+    out +=
+        ".\n\n| model | cost model | original (ms) | best known (ms) | cost reduction (%) | found by "
+        "|\n|---|---|---:|---:|---:|---|\n";
+    for (const auto& [key, best] : s.best_known)
+      out += fmt::format("| {} | {} | {:.6g} | {:.6g} | {:.2f} | {} |\n",
+                         markdown_escape(key.first), markdown_escape(key.second), best.original_ms,
+                         best.best_ms, best.improvement_percent(), markdown_escape(best.found_by));
+    out += '\n';
+    table(
+        "Share of the best-known improvement (%): (original - found) / (original - best known), "
+        "mean over seeds (min)",
+        share_cell);
+  }
   table("Optimization time (s: exploration + extraction), mean ± std", time_cell);
   table("E-graph nodes at the end of the search, mean", [](const Cell* c) {
     return c == nullptr || c->ok == 0 ? std::string() : fmt::format("{:.0f}", c->nodes.mean);
@@ -272,18 +350,21 @@ std::string summary_csv(const Summary& s) {
   std::string out =
       "model,variant,configuration,ok,failed,speedup_mean,speedup_std,speedup_min,speedup_max,"
       "original_ms,optimized_ms_mean,exploration_s_mean,extraction_s_mean,time_s_mean,time_s_std,"
-      "nodes_mean,peak_rss_mb_max,measured_speedup_mean,measured_speedup_std\n";
+      "nodes_mean,peak_rss_mb_max,measured_speedup_mean,measured_speedup_std,best_known_share_mean,"
+      "best_known_share_min\n";
   for (const auto& [key, c] : s.cells) {
     const Variant& v = s.variants[key.second];
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
         csv_field(s.models[key.first]), csv_field(v.label), csv_field(v.base_configuration), c.ok,
         c.failed, number(c.speedup.mean), number(c.speedup.std), number(c.speedup.min),
         number(c.speedup.max), number(c.original_ms.mean), number(c.optimized_ms.mean),
         number(c.exploration_s.mean), number(c.extraction_s.mean), number(c.wall_s.mean),
         number(c.wall_s.std), number(c.nodes.mean, 1), number(c.rss_mb.max, 1),
         c.measured_speedup.n > 0 ? number(c.measured_speedup.mean) : "",
-        c.measured_speedup.n > 0 ? number(c.measured_speedup.std) : "");
+        c.measured_speedup.n > 0 ? number(c.measured_speedup.std) : "",
+        c.best_known_share.n > 0 ? number(c.best_known_share.mean) : "",
+        c.best_known_share.n > 0 ? number(c.best_known_share.min) : "");
   }
   return out;
 }
@@ -328,7 +409,15 @@ ReportOutput write_report(const std::string& dir, const ReportOptions& options,
                           std::vector<std::string>* warnings) {
   const std::vector<json> records = read_records(dir, warnings);
   if (records.empty()) throw Error("no run records to report on", SourceLocation::at(dir));
-  const Summary summary = summarize(records);
+  std::vector<json> references;
+  for (const std::string& other : options.best_known_from) {
+    std::vector<json> more = read_records(other, warnings);
+    if (more.empty())
+      throw Error("no run records to take best-known costs from", SourceLocation::at(other));
+    references.insert(references.end(), std::make_move_iterator(more.begin()),
+                      std::make_move_iterator(more.end()));
+  }
+  const Summary summary = summarize(records, references);
   ReportOutput output;
   const fs::path base(dir);
   std::vector<std::string> plots;

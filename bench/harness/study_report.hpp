@@ -1,8 +1,10 @@
 // Summaries of a study's run records: per model x configuration (rule set and cost model
 // included when a study varies them), the mean and standard deviation over seeds of the speedup,
 // times, e-graph size and peak memory, with failures counted; the speedup measured with oneDNN
-// next to the estimate when the runs recorded one. Rendered as a Markdown report and
-// CSV files; plots are drawn by study_plots.hpp from the same summary.
+// next to the estimate when the runs recorded one; per model the best cost any run found (of this
+// study and of reference studies) and per cell each run's share of that best-known improvement,
+// (original - found) / (original - best known). Rendered as a Markdown report and CSV files;
+// plots are drawn by study_plots.hpp from the same summary.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +31,10 @@ struct Cell {
   std::size_t ok = 0, failed = 0;
   std::map<std::string, std::size_t> failures;  // status -> count
   Stats speedup, original_ms, optimized_ms, exploration_s, extraction_s, wall_s, nodes, rss_mb;
-  Stats measured_speedup;               // result.measured.speedup_percent of the runs that have one
+  Stats measured_speedup;  // result.measured.speedup_percent of the runs that have one
+  // Percent of the best-known improvement of the model, per run (no values when no run of the
+  // model under this cost model improved on the original).
+  Stats best_known_share;
   std::map<std::string, double> rules;  // rule -> mean times committed per successful run
 };
 
@@ -40,6 +45,17 @@ struct Variant {
   // The strategy of its runs (from the records; none when they do not say). Saturation applies
   // rules where the others commit them.
   std::optional<search::StrategyKind> strategy;
+};
+
+// The cheapest graph found for a model under a cost model, by any run of the study or of the
+// reference studies.
+struct BestKnown {
+  double original_ms = 0, best_ms = 0;
+  std::string found_by;  // the configuration of the first run that found it ("study/configuration"
+                         // for a reference study's run)
+  double improvement_percent() const {
+    return original_ms > 0 ? 100.0 * (original_ms - best_ms) / original_ms : 0.0;
+  }
 };
 
 struct Summary {
@@ -53,9 +69,15 @@ struct Summary {
   std::size_t max_seeds = 0;
   bool measured = false;  // some run recorded a measured speedup
   std::string first_finished, last_finished;
+  // (model, cost model name) -> the best known; a reference study's models absent from this one
+  // are left out.
+  std::map<std::pair<std::string, std::string>, BestKnown> best_known;
+  std::vector<std::string> reference_studies;  // the studies of the reference records
 };
 
-Summary summarize(const std::vector<nlohmann::json>& records);
+// `references`: run records of other studies whose costs count towards the best known only.
+Summary summarize(const std::vector<nlohmann::json>& records,
+                  const std::vector<nlohmann::json>& references = {});
 
 std::string markdown_report(const Summary& summary);
 std::string summary_csv(const Summary& summary);                   // one row per model x variant
@@ -63,7 +85,8 @@ std::string runs_csv(const std::vector<nlohmann::json>& records);  // one row pe
 
 struct ReportOptions {
   bool plots = true;
-  std::string gnuplot = "gnuplot";  // the gnuplot executable
+  std::vector<std::string> best_known_from;  // reference study directories (or records files)
+  std::string gnuplot = "gnuplot";           // the gnuplot executable
 };
 
 struct ReportOutput {

@@ -103,7 +103,7 @@ TEST_CASE("measured speedups appear next to the estimates only when recorded") {
   const std::string md = markdown_report(with);
   CHECK(md.find("Estimated / measured speedup") != std::string::npos);
   CHECK(md.find("| bert | +15.00 / +1.00 ± 2.83 |") != std::string::npos);
-  CHECK(summary_csv(with).find(",1.0000,2.8284\n") != std::string::npos);
+  CHECK(summary_csv(with).find(",1.0000,2.8284,") != std::string::npos);
   const std::string runs = runs_csv(records);
   CHECK(runs.find(",measured_speedup_percent,") != std::string::npos);
   CHECK(runs.find(",2,2.02,-1,1e-07\n") != std::string::npos);
@@ -144,4 +144,40 @@ TEST_CASE("the report writes Markdown, CSV and plots, with a plot per swept para
   no_plots.plots = false;
   write_report(dir.string(), no_plots);
   CHECK_FALSE(fs::exists(dir / "plots"));
+}
+
+TEST_CASE("the best known cost per model counts reference studies, and each cell gets its share") {
+  // bert: original 2.0; this study finds 1.0 (seed 1) and 1.5 (seed 2) with node_limit 500 and
+  // 1.25 with 1000; a reference study found 0.8. nasrnn: no run improves on the original.
+  std::vector<json> records = {
+      ok_record(0, "bert", 500, 1, 100, 1), ok_record(1, "bert", 500, 2, 100.0 / 3, 1),
+      ok_record(2, "bert", 1000, 1, 60, 1), ok_record(3, "nasrnn", 500, 1, 0, 1)};
+  const Summary own = summarize(records);
+  REQUIRE(own.best_known.size() == 2);
+  const BestKnown& bert = own.best_known.at({"bert", ""});
+  CHECK(bert.original_ms == doctest::Approx(2.0));
+  CHECK(bert.best_ms == doctest::Approx(1.0));
+  CHECK(bert.found_by == "mcts node_limit=500");
+  CHECK(own.cells.at({0, 0}).best_known_share.mean == doctest::Approx(75));  // 100 and 50
+  CHECK(own.cells.at({0, 0}).best_known_share.min == doctest::Approx(50));
+  CHECK(own.cells.at({0, 1}).best_known_share.mean == doctest::Approx(75));
+  CHECK(own.cells.at({1, 0}).best_known_share.n == 0);  // nothing better than nasrnn is known
+
+  json reference = ok_record(0, "bert", 2000, 1, 150, 1);
+  reference["study"] = "long";
+  json elsewhere = ok_record(1, "vgg19", 500, 1, 900, 1);  // not a model of this study
+  elsewhere["study"] = "long";
+  const Summary with = summarize(records, {reference, elsewhere});
+  CHECK(with.best_known.size() == 2);
+  CHECK(with.best_known.at({"bert", ""}).best_ms == doctest::Approx(0.8));
+  CHECK(with.best_known.at({"bert", ""}).found_by == "long/mcts node_limit=2000");
+  CHECK(with.cells.at({0, 0}).best_known_share.mean ==
+        doctest::Approx((1.0 / 1.2 + 0.5 / 1.2) * 50));
+  CHECK(with.cells.at({0, 1}).best_known_share.mean == doctest::Approx(0.75 / 1.2 * 100));
+  const std::string md = markdown_report(with);
+  CHECK(md.find("## Best known") != std::string::npos);
+  CHECK(md.find("(also counting the runs of long)") != std::string::npos);
+  CHECK(md.find("| bert |  | 2 | 0.8 | 60.00 | long/mcts node_limit=2000 |") != std::string::npos);
+  CHECK(md.find("| bert | 62.50 (min 41.67) | 62.50 |") != std::string::npos);
+  CHECK(summary_csv(with).find(",62.5000,41.6667\n") != std::string::npos);
 }

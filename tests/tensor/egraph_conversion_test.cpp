@@ -358,6 +358,51 @@ TEST_CASE("a selection after a rewrite builds the rewritten graph") {
   check_same_outputs(graph, rewritten, 1e-9);
 }
 
+TEST_CASE("an equivalent graph added to an e-graph joins its roots and can be built back") {
+  GraphBuilder b;
+  const TensorRef x = b.input("x", {4, 8});
+  const TensorRef w1 = b.weight("w1", {8, 16}), w2 = b.weight("w2", {16, 2});
+  b.output("y", b.matmul(b.matmul(x, w1), w2));
+  b.output("r", b.relu(x));
+  const Graph graph = std::move(b).finish();
+  GraphBuilder e;  // the same outputs, the products associated the other way
+  const TensorRef ex = e.input("x", {4, 8});
+  e.output("y", e.matmul(ex, e.matmul(e.weight("w1", {8, 16}), e.weight("w2", {16, 2}))));
+  e.output("r", e.relu(ex));
+  const Graph equivalent = std::move(e).finish();
+
+  TensorEGraph egraph = to_egraph(graph);
+  const std::size_t classes = egraph.egraph.num_classes();
+  add_equivalent_graph(egraph, equivalent);
+  CHECK(egraph.egraph.clean());
+  CHECK(egraph.egraph.num_classes() == classes + 1);  // w1 * w2; x and relu(x) are shared
+  const Id root = egraph.egraph.find(egraph.roots[0]);
+  CHECK(egraph.egraph.nodes_of(root).size() == 2);
+  // The source choice still builds the source graph; the added root node builds the other.
+  check_same_structure(graph, build_graph(egraph, source_selection(egraph)));
+  Selection selection = source_selection(egraph);
+  for (Id node : egraph.egraph.nodes_of(root))
+    if (node != selection[root]) selection[root] = node;
+  for (Id eclass : egraph.egraph.classes())
+    if (selection[eclass] == kNoId) selection[eclass] = egraph.egraph.nodes_of(eclass)[0];
+  const Graph built = build_graph(egraph, selection);
+  CHECK(graph_stats(built).by_op.at(Op::kMatmul) == 2);
+  CHECK(built.weight_only()[built.node(built.outputs()[0].tensor.node).inputs[1].node]);
+  check_same_outputs(graph, built, 1e-9);
+
+  // Leaves are found by name; outputs by position.
+  GraphBuilder other;
+  other.output("y", other.matmul(other.input("z", {4, 8}), other.weight("w3", {8, 2})));
+  other.output("r", other.relu(other.input("x", {4, 8})));
+  TensorEGraph fresh = to_egraph(graph);
+  CHECK_THROWS_WITH_AS(add_equivalent_graph(fresh, std::move(other).finish()),
+                       doctest::Contains("the e-graph's source has no input or weight"), Error);
+  GraphBuilder single;
+  single.output("r", single.relu(single.input("x", {4, 8})));
+  CHECK_THROWS_WITH_AS(add_equivalent_graph(fresh, std::move(single).finish()),
+                       doctest::Contains("1 outputs, the e-graph 2 roots"), Error);
+}
+
 // The cost of a selection: every needed class's chosen e-node once.
 double selection_cost(const TensorEGraph& egraph, const Selection& selection,
                       const CostModel& model) {
