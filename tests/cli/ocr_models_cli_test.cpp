@@ -109,7 +109,8 @@ TEST_CASE("optimize --check -o out.onnx on the PP-OCRv4 models") {
     const fs::path out = scratch(std::string("optimized-") + model.file);
     fs::remove(out);
     require_check_passed(run_mctsat("optimize " + quoted(kAssets / model.file) + " --input-shape " +
-                                    model.input_shape + " --check -o " + quoted(out)));
+                                    model.input_shape + " --taso-graph none --check -o " +
+                                    quoted(out)));
     REQUIRE(fs::exists(out));
     CHECK(operator_line(quoted(out)).find("conv2d") != std::string::npos);
   }
@@ -125,8 +126,8 @@ TEST_CASE("run --engine dnnl and optimize --measure run PP-OCRv4's opaque operat
   REQUIRE(dnnl["outputs"].size() == 1);
   CHECK(dnnl["outputs"][0]["mean"].get<double>() ==
         doctest::Approx(reference["outputs"][0]["mean"].get<double>()).epsilon(1e-5));
-  const CliResult measured =
-      run_mctsat("optimize " + model + " --measure --measure-runs 2 --measure-threads 1");
+  const CliResult measured = run_mctsat(
+      "optimize " + model + " --taso-graph none --measure --measure-runs 2 --measure-threads 1");
   REQUIRE_MESSAGE(measured.status == 0, measured.output);
   CHECK(measured.output.find("9 opaque operators ran on the host") != std::string::npos);
 }
