@@ -19,8 +19,9 @@ struct CliResult {
   std::string output;  // stdout and stderr, interleaved
 };
 
-inline CliResult run_mctsat(const std::string& arguments) {
-  const std::string command = std::string(MCTSAT_BINARY) + " " + arguments + " 2>&1";
+// Runs a shell command line, collecting its stdout and stderr.
+inline CliResult run_shell(const std::string& command_line) {
+  const std::string command = command_line + " 2>&1";
   CliResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -31,6 +32,10 @@ inline CliResult run_mctsat(const std::string& arguments) {
   const int raw = pclose(pipe);
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return result;
+}
+
+inline CliResult run_mctsat(const std::string& arguments) {
+  return run_shell(std::string(MCTSAT_BINARY) + " " + arguments);
 }
 
 // The JSON a successful run prints (the test stops if the run fails).

@@ -99,17 +99,8 @@ inline CliResult run_doc_command(const std::filesystem::path& dir, const std::st
   const std::string shell = "cd " + shell_quoted(dir.string()) +
                             " && PATH=" + shell_quoted(bin_dir) +
                             ":\"$PATH\" XDG_CACHE_HOME=" + shell_quoted((dir / "cache").string()) +
-                            " sh -c " + shell_quoted(command) + " 2>&1";
-  CliResult result;
-  FILE* pipe = popen(shell.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    result.output.append(buffer.data(), n);
-  const int raw = pclose(pipe);
-  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return result;
+                            " sh -c " + shell_quoted(command);
+  return run_shell(shell);
 }
 
 // Runs every runnable command of `page` (relative to the repository) in order, in one scratch

@@ -11,24 +11,6 @@
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// Runs a shell command, returning its exit status and output.
-CliResult shell(const std::string& command) {
-  CliResult result;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    result.output.append(buffer.data(), n);
-  const int raw = pclose(pipe);
-  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return result;
-}
-
-}  // namespace
-
 TEST_CASE("--version prints the project version, the git commit and the rule library") {
   const CliResult r = run_mctsat("--version");
   REQUIRE_MESSAGE(r.status == 0, r.output);
@@ -45,9 +27,10 @@ TEST_CASE("--version prints the project version, the git commit and the rule lib
 TEST_CASE("the version source says 'unknown' outside a git work tree (a tarball)") {
   Scratch scratch("mctsat-version");
   const std::string output = scratch.file("version.cpp");
-  const CliResult r = shell(std::string("'") + MCTSAT_CMAKE_COMMAND + "' -DSOURCE_DIR='" +
-                            scratch.dir.string() + "' -DVERSION=9.8.7 -DOUTPUT='" + output +
-                            "' -P '" + MCTSAT_SOURCE_DIR + "/cmake/write_version_source.cmake'");
+  const CliResult r =
+      run_shell(std::string("'") + MCTSAT_CMAKE_COMMAND + "' -DSOURCE_DIR='" +
+                scratch.dir.string() + "' -DVERSION=9.8.7 -DOUTPUT='" + output + "' -P '" +
+                MCTSAT_SOURCE_DIR + "/cmake/write_version_source.cmake'");
   REQUIRE_MESSAGE(r.status == 0, r.output);
   std::ifstream in(output);
   const std::string text{std::istreambuf_iterator<char>(in), {}};
@@ -57,20 +40,21 @@ TEST_CASE("the version source says 'unknown' outside a git work tree (a tarball)
 
 TEST_CASE("an installed mctsat finds its installed rule library, not the build tree's") {
   Scratch prefix("mctsat-install");
-  const CliResult install = shell(std::string("'") + MCTSAT_CMAKE_COMMAND + "' --install '" +
-                                  MCTSAT_BUILD_DIR + "' --prefix '" + prefix.dir.string() + "'");
+  const CliResult install =
+      run_shell(std::string("'") + MCTSAT_CMAKE_COMMAND + "' --install '" + MCTSAT_BUILD_DIR +
+                "' --prefix '" + prefix.dir.string() + "'");
   REQUIRE_MESSAGE(install.status == 0, install.output);
   const fs::path binary = prefix.dir / "bin" / "mctsat";
   const fs::path rules = prefix.dir / "share" / "mctsat" / "rules";
   REQUIRE(fs::exists(binary));
   REQUIRE(fs::exists(rules / "taso" / "multi.rules"));
 
-  const CliResult version = shell("'" + binary.string() + "' --version");
+  const CliResult version = run_shell("'" + binary.string() + "' --version");
   REQUIRE_MESSAGE(version.status == 0, version.output);
   CHECK_MESSAGE(version.output.find("rule library: " + rules.string() + "\n") != std::string::npos,
                 version.output);
   const CliResult demo =
-      shell("cd / && '" + binary.string() + "' optimize demo --simulations 16 --json");
+      run_shell("cd / && '" + binary.string() + "' optimize demo --simulations 16 --json");
   REQUIRE_MESSAGE(demo.status == 0, demo.output);
   CHECK(demo.output.find("\"speedup_percent\"") != std::string::npos);
 
@@ -78,7 +62,7 @@ TEST_CASE("an installed mctsat finds its installed rule library, not the build t
   // not fall back to the build tree's rules.
   fs::remove_all(rules);
   const CliResult missing =
-      shell("cd / && '" + binary.string() + "' optimize demo --simulations 16");
+      run_shell("cd / && '" + binary.string() + "' optimize demo --simulations 16");
   CHECK(missing.status != 0);
   CHECK_MESSAGE(missing.output.find(rules.string()) != std::string::npos, missing.output);
 }

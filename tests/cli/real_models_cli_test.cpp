@@ -66,19 +66,6 @@ std::string shell_arg(const fs::path& path) {
   return "'" + path.string() + "'";
 }
 
-CliResult run_command(const std::string& command) {
-  CliResult result;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    result.output.append(buffer.data(), n);
-  const int raw = pclose(pipe);
-  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return result;
-}
-
 // The "operators: ..." line of `mctsat show`, which lists every operator with its count.
 std::string operator_line(const std::string& arguments) {
   const CliResult r = run_mctsat("show " + arguments);
@@ -145,7 +132,7 @@ TEST_CASE("every corpus model imports, round-trips and optimizes; ONNX Runtime a
                       shell_arg(kOrtDir) + " --rounds 3 " + shell_arg(model.path()) + " " +
                       shell_arg(optimized);
     for (const auto& input : model.ort_inputs) ort += " --input '" + input + "'";
-    const CliResult compared = run_command(ort);
+    const CliResult compared = run_shell(ort);
     INFO(compared.output);
     CHECK(compared.status == 0);
     const auto report = nlohmann::json::parse(compared.output, nullptr, false);
