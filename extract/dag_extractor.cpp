@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "extract/acyclic_repair.hpp"
+#include "extract/chain_moves.hpp"
 #include "extract/fixpoint.hpp"
 #include "extract/greedy_extractor.hpp"
 #include "extract/local_search.hpp"

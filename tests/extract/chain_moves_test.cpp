@@ -1,9 +1,10 @@
-// Chain moves (local_search.hpp's improve_by_chains): on a ring of gates sharing merged operators
+// Chain moves (chain_moves.hpp): on a ring of gates sharing merged operators
 // pairwise -- NASRNN's shape, where the optimum pays only when every gate of the ring switches --
 // single and compound moves stay at the local optimum and chain moves reach the ILP optimum;
-// `dag` runs them after its restarts, or alone with ExtractorOptions::dag_chains. They never make an extraction worse or invalid, nor
-// beat the brute-force optimum. Their shortcut for tries that cannot pay counts what a switching
-// gate's own weight refunds (the ring with the fused operators' price moved into such weights).
+// `dag` runs them after its restarts, or alone with ExtractorOptions::dag_chains. They never make
+// an extraction worse or invalid, nor beat the brute-force optimum. Their shortcut for tries that
+// cannot pay counts what a switching gate's own weight refunds (the ring with the fused operators'
+// price moved into such weights).
 #include <cmath>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include <doctest/doctest.h>
 
+#include "extract/chain_moves.hpp"
 #include "extract/extractor.hpp"
 #include "extract/local_search.hpp"
 #include "problems.hpp"
