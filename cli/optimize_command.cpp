@@ -157,7 +157,8 @@ void add_optimize_command(CLI::App& app) {
   CLI::Option* measure = command->add_flag(
       "--measure", options->measure,
       "Run the original and the optimized graph with oneDNN on this CPU, interleaved, and report "
-      "the real speedup next to the estimate (with the largest output difference)");
+      "the real speedup next to the estimate (with the largest output difference); -o then gets "
+      "the optimized graph only when it measured faster, else the original");
   command
       ->add_option("--measure-runs", options->measure_options.runs,
                    "--measure: timed runs of each graph (after 3 warm-up runs)")
@@ -232,13 +233,18 @@ void add_optimize_command(CLI::App& app) {
     if (o.check)
       report.check = check_equivalence(graph, report.result.graph, o.tolerance, o.check_seed);
     if (measurement) report.measured = measurement->measure(report.result.graph);
+    // Never slower by surprise: with --measure, -o gets the optimized graph only when it measured
+    // faster; otherwise the original, and the report says so.
+    const bool write_original = report.measured && !(*report.measured)["faster"].get<bool>();
+    if (!o.output.empty()) report.written_graph = write_original ? "original" : "optimized";
     const nlohmann::json json = report.to_json();
     const bool check_failed = report.check && !(*report.check)["passed"].get<bool>();
     std::vector<std::string> written;  // named after the report
     if (!check_failed) {
       std::vector<OutputFile> outputs;
       if (!o.output.empty())
-        outputs.push_back({o.output, frontend::model_text(report.result.graph, o.output)});
+        outputs.push_back({o.output, frontend::model_text(
+                                         write_original ? graph : report.result.graph, o.output)});
       if (!o.report_path.empty()) outputs.push_back({o.report_path, json.dump(2) + "\n"});
       if (exported) outputs.push_back({o.export_egraph, egraph::to_json(*exported)});
       write_files_atomically(outputs);
@@ -248,6 +254,9 @@ void add_optimize_command(CLI::App& app) {
       std::cout << json.dump(2) << '\n';
     } else if (!o.quiet) {
       print_report(report);
+      if (report.written_graph == "original")
+        std::cout << "  kept original   the optimized graph did not measure faster: " << o.output
+                  << " gets the original graph\n";
       for (const auto& file : written) std::cout << "  wrote           " << file << '\n';
     }
     if (check_failed)

@@ -118,6 +118,7 @@ nlohmann::json SpeedupMeasurement::measure(const tensor::Graph& optimized) {
           {"speedup_percent", 100 * (median_before / median_after - 1)},
           {"speedup_percent_q1", quantile(paired, 0.25)},
           {"speedup_percent_q3", quantile(paired, 0.75)},
+          {"faster", quantile(paired, 0.25) > 0},
           {"noise_floor_percent", noise_floor_percent(original_instances)},
           {"outputs_finite",
            runtime::outputs_finite(outputs_before) && runtime::outputs_finite(outputs_after)},

@@ -43,7 +43,8 @@ class SpeedupMeasurement {
   // optimized (TimingStats JSON of all their instances' runs, plus primitives and
   // prepare_seconds), speedup_percent (100 * (median original / median optimized - 1), as the
   // estimated speedup_percent), speedup_percent_q1 and speedup_percent_q3 (quartiles of the
-  // per-round paired speedups, each round's instances averaged: the spread), noise_floor_percent
+  // per-round paired speedups, each round's instances averaged: the spread), faster (the lower
+  // quartile is above zero: measured faster in most rounds), noise_floor_percent
   // (100 * (slowest / fastest median among the original's instances - 1); 0 with one instance),
   // outputs_finite and max_relative_difference of the outputs (null when an output overflowed).
   // Call it once.

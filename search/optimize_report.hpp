@@ -21,12 +21,16 @@ struct OptimizeReport {
   OptimizeResult result;
   std::optional<nlohmann::json> check;     // --check: the equivalence check's record
   std::optional<nlohmann::json> measured;  // --measure: the measured speedup's record
+  // -o: which graph was written, "optimized", or "original" when --measure did not find the
+  // optimized one faster.
+  std::optional<std::string> written_graph;
 
   // Keys: model, operators, cost_model, strategy, extract, final_extract, options (every
   // registry option by name), original_cost_ms, optimized_cost_ms, speedup_percent,
   // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, iteration_name,
   // stop_reason, rules_used [{rule, count}], extraction {status, dag_cost_ms, gap, seconds,
-  // detail}, kept_original, optimized_operators, check and measured when present; for mcts: mcts
+  // detail}, kept_original, optimized_operators, check, measured and written_graph when present;
+  // for mcts: mcts
   // {seed, simulations, reward_extractions, memo_hits, threads, batch, stop_without_gain,
   // tie_break, cpu_seconds, simulation_cpu_seconds, critical_cpu_seconds, steps [{rule,
   // mean_value, cost_ms, nodes}]}; for taso: taso {alpha, budget, explored, candidates, queued,

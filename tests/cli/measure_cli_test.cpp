@@ -78,6 +78,23 @@ TEST_CASE("optimize --measure reports the real speedup next to the estimate") {
   CHECK_FALSE(run_json(kOptimizeDemo + "--json").contains("measured"));
 }
 
+TEST_CASE("optimize --measure -o writes the optimized graph only when it measured faster") {
+  Scratch scratch(kScratchPrefix);
+  const std::string out = scratch.file("out.json");
+  const json report = run_json(
+      kOptimizeDemo + "--measure --measure-runs 5 --measure-threads 1 -o " + out + " --json");
+  const json& m = report["measured"];
+  const bool faster = m["faster"].get<bool>();
+  CHECK(faster == (m["speedup_percent_q1"].get<double>() > 0));
+  CHECK(report["written_graph"] == (faster ? "optimized" : "original"));
+  // Greedy changes demo's operator count, so the written graph's count says which one it is.
+  REQUIRE(report["optimized_operators"] != report["operators"]);
+  const json written = run_json("show " + out + " --json");
+  CHECK(written["operators"] == (faster ? report["optimized_operators"] : report["operators"]));
+  // Without --measure, -o is the optimized graph, and the report says so.
+  CHECK(run_json(kOptimizeDemo + "-o " + out + " --json")["written_graph"] == "optimized");
+}
+
 TEST_CASE("optimize --measure: clear errors for bad options and graphs oneDNN cannot run") {
   const Scratch scratch(kScratchPrefix);
   CliResult r = run_mctsat(kOptimizeDemo + "--measure --measure-runs 0");
@@ -125,7 +142,7 @@ TEST_CASE("a bench study with \"measure\": true records and reports measured spe
   const json& m = record["result"]["measured"];
   CHECK(m["runs"] == 2);
   CHECK(m["threads"] == 1);
-  CHECK(m["instances"] == 2);         // the default
+  CHECK(m["instances"] == 2);          // the default
   check_timing(m["original"], 2 * 2);  // rounds x instances
   CHECK(std::isfinite(m["speedup_percent"].get<double>()));
   CHECK(m["max_relative_difference"].get<double>() <= 1e-4);
