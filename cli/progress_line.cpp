@@ -11,26 +11,31 @@
 namespace mctsat::cli {
 
 ProgressLine::ProgressLine(bool enabled, std::string label, std::string unit)
-    : active_(enabled && isatty(STDERR_FILENO) == 1),
+    : active_(enabled),
+      terminal_(isatty(STDERR_FILENO) == 1),
       label_(std::move(label)),
-      unit_(std::move(unit)) {}
+      unit_(std::move(unit)),
+      last_(std::chrono::steady_clock::now()) {}
 
 ProgressLine::~ProgressLine() {
-  if (shown_) std::fputs("\r\033[K", stderr);
+  if (shown_ && terminal_) std::fputs("\r\033[K", stderr);
 }
 
 void ProgressLine::update(const search::Progress& p) {
   if (!active_) return;
   const auto now = std::chrono::steady_clock::now();
-  if (shown_ && p.step < p.limit && now - last_ < std::chrono::milliseconds(100)) return;
+  // A terminal redraws one line ten times a second; a log gets a line every ten seconds.
+  const auto interval =
+      terminal_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(10'000);
+  const bool last_step = terminal_ && p.step >= p.limit;
+  if ((shown_ || !terminal_) && !last_step && now - last_ < interval) return;
   last_ = now;
   shown_ = true;
   const std::string cost =
       std::isnan(p.best_cost) ? std::string() : fmt::format("  best {:.4f} ms", p.best_cost);
-  std::fputs(fmt::format("\r\033[K{}  {} {}/{}{}  {} nodes  {:.1f} s", label_, unit_, p.step,
-                         p.limit, cost, p.nodes, p.seconds)
-                 .c_str(),
-             stderr);
+  const std::string line = fmt::format("{}  {} {}/{}{}  {} nodes  {:.1f} s", label_, unit_, p.step,
+                                       p.limit, cost, p.nodes, p.seconds);
+  std::fputs((terminal_ ? "\r\033[K" + line : line + "\n").c_str(), stderr);
   std::fflush(stderr);
 }
 

@@ -1,6 +1,7 @@
-// A live progress line on stderr for long searches: "mcts  step 3/200  best 1.0137 ms  2000
-// nodes  0.8 s", rewritten in place at most ten times a second and erased when the search ends.
-// It prints only when enabled and stderr is a terminal, so pipes, files and tests see nothing.
+// Progress of long searches on stderr: "mcts  step 3/200  best 1.0137 ms  2000 nodes  0.8 s". On
+// a terminal one line is rewritten in place at most ten times a second and erased when the search
+// ends; otherwise (a log file, a cluster job's output) a line is printed every ten seconds, so a
+// search shorter than that prints nothing.
 #pragma once
 
 #include <chrono>
@@ -24,9 +25,9 @@ class ProgressLine {
   search::ProgressCallback callback();
 
  private:
-  bool active_;
+  bool active_, terminal_;
   std::string label_, unit_;
-  std::chrono::steady_clock::time_point last_{};
+  std::chrono::steady_clock::time_point last_;
   bool shown_ = false;
 };
 
