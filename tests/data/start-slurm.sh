@@ -37,9 +37,13 @@ slurmd_port=$(free_port $((ctld_port + 1)))
 user=$(id -un)
 node=$(hostname -s)
 
+# munged's socket lives in a short private directory: a Unix socket path holds at most 107 bytes,
+# and a build directory can be deeper than that allows.
+socket_dir=$(mktemp -d /tmp/mctsat-munge.XXXXXX)
+echo "$socket_dir" > "$dir/socket-dir"
 head -c 1024 /dev/urandom > "$dir/munge.key"
 chmod 400 "$dir/munge.key"
-"$(sbin munged)" --key-file="$dir/munge.key" --socket="$dir/munge.socket" \
+"$(sbin munged)" --key-file="$dir/munge.key" --socket="$socket_dir/munge.socket" \
   --pid-file="$dir/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge.seed" \
   --force >/dev/null 2>&1 || unavailable "munged did not start: $(tail -n 3 "$dir/log/munged.log" 2>/dev/null)"
 
@@ -49,7 +53,7 @@ SlurmctldHost=$node(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 AuthType=auth/munge
-AuthInfo=socket=$dir/munge.socket
+AuthInfo=socket=$socket_dir/munge.socket
 CredType=cred/munge
 SlurmUser=$user
 SlurmdUser=$user
