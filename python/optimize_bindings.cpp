@@ -36,8 +36,8 @@ namespace py = pybind11;
 
 namespace {
 
-// The keyword names of a registry option: its name with '_' for '.', and its flag's names that
-// set it (not the "!--no-..." ones), with '_' for '-'.
+// The keyword names of a registry option: its name and its older study names (aliases) with '_'
+// for '.', and its flag's names that set it (not the "!--no-..." ones), with '_' for '-'.
 std::vector<std::string> keywords_of(const search::OptionSpec& spec) {
   std::vector<std::string> names;
   const auto add = [&](std::string name) {
@@ -47,6 +47,10 @@ std::vector<std::string> keywords_of(const search::OptionSpec& spec) {
   std::string name = spec.name;
   std::replace(name.begin(), name.end(), '.', '_');
   add(name);
+  for (std::string alias : spec.aliases) {
+    std::replace(alias.begin(), alias.end(), '.', '_');
+    add(alias);
+  }
   std::string_view flags = spec.flag;
   while (!flags.empty()) {
     const auto comma = flags.find(',');

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include "python/python_errors.hpp"
 #include "tensor/cost_model.hpp"
