@@ -8,6 +8,7 @@
 #include "python/bindings.hpp"
 #include "runtime/cost_model_factory.hpp"
 #include "support/error.hpp"
+#include "tensor/shape_inference.hpp"
 #include "tensor/table_cost_model.hpp"
 
 namespace mctsat::python {
@@ -52,7 +53,52 @@ class BorrowedCostModel final : public tensor::CostModel {
   const tensor::CostModel& model_;
 };
 
+// The attributes of `op` from a dict by the catalog's names, in the catalog's order.
+tensor::Attrs attributes_from(tensor::Op op, const py::dict& dict) {
+  const tensor::OpSignature& signature = tensor::signature(op);
+  tensor::Attrs attrs;
+  for (std::size_t i = 0; i < signature.attr_count(); ++i) {
+    const tensor::Param& param = signature.attr(i);
+    const py::str name(std::string(param.name));
+    if (!dict.contains(name))
+      throw Error(fmt::format("{}: missing attribute '{}'", signature.name, param.name));
+    const py::handle value = dict[name];
+    switch (param.kind) {
+      case tensor::ParamKind::kInt:
+        attrs.emplace_back(value.cast<std::int64_t>());
+        break;
+      case tensor::ParamKind::kInts:
+        attrs.emplace_back(value.cast<std::vector<std::int64_t>>());
+        break;
+      case tensor::ParamKind::kFloat:
+        attrs.emplace_back(value.cast<double>());
+        break;
+      case tensor::ParamKind::kTensor:
+        break;
+    }
+  }
+  if (dict.size() != attrs.size())
+    throw Error(fmt::format(
+        "{}: expected the attributes {}", signature.name,
+        py::repr(py::list(attributes_dict(op, attrs).attr("keys")())).cast<std::string>()));
+  return attrs;
+}
+
 }  // namespace
+
+double CostModelHandle::price(const std::string& op_name,
+                              const std::vector<tensor::TensorType>& inputs,
+                              const py::dict& attributes) const {
+  const std::optional<tensor::Op> op = tensor::find_op(op_name);
+  if (!op) throw Error(fmt::format("unknown operator '{}'", op_name));
+  const tensor::Attrs attrs = attributes_from(*op, attributes);
+  const tensor::InferResult types = tensor::infer_types(*op, inputs, attrs);
+  if (!types.ok()) throw Error(types.error);
+  CallbackErrors errors;
+  return errors.run_without_gil([&] {
+    return bind(errors)->cost(tensor::OpInstance{*op, inputs, attrs, types.outputs});
+  });
+}
 
 double PythonCostFunction::cost(const tensor::OpInstance& instance, CallbackErrors& errors) const {
   if (tensor::signature(instance.op).view) return 0;
@@ -135,6 +181,13 @@ void bind_cost_models(py::module_& m) {
           "shape", [](const tensor::TensorType& t) { return py::tuple(py::cast(t.shape)); })
       .def_property_readonly("numel",
                              [](const tensor::TensorType& t) { return tensor::numel(t.shape); })
+      .def(py::init([](const std::string& dtype, std::vector<std::int64_t> shape) {
+             tensor::TensorType type{std::move(shape)};
+             if (!tensor::parse_dtype(dtype, type.dtype))
+               throw Error(fmt::format("unknown element type '{}'", dtype));
+             return type;
+           }),
+           py::arg("dtype"), py::arg("shape"))
       .def("__repr__", [](const tensor::TensorType& t) { return tensor::type_string(t); })
       .def("__eq__",
            [](const tensor::TensorType& a, const tensor::TensorType& b) { return a == b; });
@@ -166,6 +219,11 @@ void bind_cost_models(py::module_& m) {
             return cost_model_from(py::str("measured"), "v100", cache, fallback);
           },
           py::arg("cache") = "", py::arg("fallback") = false)
+      .def("__call__", &CostModelHandle::price, py::arg("op"), py::arg("input_types"),
+           py::arg("attributes"),
+           "The estimated milliseconds of one operator instance, e.g. to build a Python model on "
+           "a built-in one: CostModel.roofline()('matmul', [TensorType('f32', [64, 256]), ...], "
+           "{'act': 0})")
       .def_property_readonly("name", &CostModelHandle::name)
       .def_property_readonly(
           "calls",

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -53,6 +54,10 @@ class CostModelHandle {
   // handle and `errors` live.
   std::unique_ptr<tensor::CostModel> bind(CallbackErrors& errors) const;
   const PythonCostFunction* function() const { return function_.get(); }
+  // The cost of `op` applied to tensors of `inputs` with `attributes` (by the catalog's names);
+  // mctsat::Error for an unknown operator, missing or extra attributes, ill-typed inputs.
+  double price(const std::string& op, const std::vector<tensor::TensorType>& inputs,
+               const pybind11::dict& attributes) const;
 
  private:
   std::shared_ptr<const tensor::CostModel> builtin_;

@@ -64,3 +64,23 @@ def test_an_exception_stops_the_search_and_reaches_python():
         mctsat.load("demo").cost(lambda op, i, a: "fast")
     with pytest.raises(TypeError):
         mctsat.optimize("demo", cost_model=42)
+
+
+def test_built_in_models_price_one_instance():
+    T = mctsat.TensorType
+    matmul = ROOFLINE("matmul", [T("f32", [64, 256]), T("f32", [256, 256])], {"act": 0})
+    assert matmul > 0
+    assert ROOFLINE("matmul", [T("f32", [64, 256]), T("f32", [256, 512])], {"act": 0}) > matmul
+    with pytest.raises(mctsat.Error, match="inner dimensions differ"):
+        ROOFLINE("matmul", [T("f32", [64, 256]), T("f32", [3, 256])], {"act": 0})
+    with pytest.raises(mctsat.Error, match="missing attribute 'act'"):
+        ROOFLINE("matmul", [T("f32", [64, 256]), T("f32", [256, 256])], {})
+    with pytest.raises(mctsat.Error, match="unknown operator"):
+        ROOFLINE("nosuchop", [], {})
+    # A Python model that returns roofline's costs finds roofline's graph.
+    python = mctsat.CostModel(lambda op, inputs, attrs: ROOFLINE(op, inputs, attrs))
+    fast = dict(simulations=8, max_steps=3, node_limit=800, taso_graph="none")
+    built_in = mctsat.optimize("demo", **fast)
+    mirrored = mctsat.optimize("demo", cost_model=python, **fast)
+    assert mirrored.optimized_cost_ms == built_in.optimized_cost_ms
+    assert mirrored.graph.to_json() == built_in.graph.to_json()
