@@ -18,6 +18,7 @@
 #include "egraph/serialize.hpp"
 #include "extract/serialized_problem.hpp"
 #include "extract/tensor_export.hpp"
+#include "frontend/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
 #include "python/bindings.hpp"
 #include "python/json_objects.hpp"
@@ -152,9 +153,9 @@ double checked_number(const py::object& value, const char* what) {
 OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handle rulesets,
                          py::handle tags, py::handle exclude_tags, py::handle rule_names,
                          py::handle cost_model, const std::string& device,
-                         const std::string& cost_table, bool cost_fallback, bool export_egraph,
-                         py::object progress, py::object on_step, py::object reward,
-                         const py::kwargs& kwargs) {
+                         const std::string& cost_table, bool cost_fallback, bool check,
+                         double tolerance, bool export_egraph, py::object progress,
+                         py::object on_step, py::object reward, const py::kwargs& kwargs) {
   search::OptimizeOptions options = options_from(kwargs);
   const std::shared_ptr<Model> model = model_from(model_spec);
   const std::vector<std::string> paths = rule_paths.is_none()
@@ -218,6 +219,9 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
     report.cost_model = priced->name();
     report.options = options;
     if (exported) outcome.egraph = egraph::to_json(*exported);
+    // As `optimize --check` (seed 1): the record goes into the report.
+    if (check)
+      report.check = frontend::check_equivalence(model->graph, report.result.graph, tolerance, 1);
   });
   // The hooks refer to this call's Python objects: the report keeps its options, not them.
   outcome.report.options.progress = nullptr;
@@ -254,12 +258,15 @@ std::string optimize_doc() {
   std::string doc =
       "optimize(model, *, rules=None, ruleset=None, tags=None, exclude_tags=None, rule=None,\n"
       "         cost_model=None, device='v100', cost_table='', cost_fallback=False,\n"
-      "         export_egraph=False, progress=None, on_step=None, reward=None, **options)\n\n"
+      "         check=False, tolerance=1e-6, export_egraph=False, progress=None, on_step=None,\n"
+      "         reward=None, **options)\n\n"
       "Optimizes a model (a mctsat.Model, zoo name or model path) as `mctsat optimize` does and\n"
       "returns an OptimizeResult. rules: rule files or folders (default: the shipped TASO\n"
       "rules); ruleset, tags, exclude_tags, rule: as --ruleset, --tags, --exclude-tags, --rule.\n"
       "cost_model: 'roofline' (default), 'table', 'measured', a mctsat.CostModel or a callable\n"
-      "(op, input_types, attributes) -> ms. progress(dict): after every step, iteration or\n"
+      "(op, input_types, attributes) -> ms. check, tolerance: as --check, --tolerance (the\n"
+      "report's check record says whether it passed). progress(dict): after every step, iteration "
+      "or\n"
       "explored graph. on_step(dict) (mcts): after every committed planning step; returning\n"
       "False stops the search. reward(parent_cost, cost) -> float (mcts): the reward of a\n"
       "transition (default max(parent_cost - cost, 0)).\n\nOptions (keyword: default, help):\n";
@@ -304,9 +311,9 @@ void bind_optimize(py::module_& m) {
         py::arg("ruleset") = py::none(), py::arg("tags") = py::none(),
         py::arg("exclude_tags") = py::none(), py::arg("rule") = py::none(),
         py::arg("cost_model") = py::none(), py::arg("device") = "v100", py::arg("cost_table") = "",
-        py::arg("cost_fallback") = false, py::arg("export_egraph") = false,
-        py::arg("progress") = py::none(), py::arg("on_step") = py::none(),
-        py::arg("reward") = py::none(), optimize_doc().c_str());
+        py::arg("cost_fallback") = false, py::arg("check") = false, py::arg("tolerance") = 1e-6,
+        py::arg("export_egraph") = false, py::arg("progress") = py::none(),
+        py::arg("on_step") = py::none(), py::arg("reward") = py::none(), optimize_doc().c_str());
   m.def("options", &options_list,
         "The option registry: each option's name, keywords, type, default, help, choices and "
         "strategies");

@@ -33,22 +33,27 @@ def main():
     parser.add_argument("--model", default="bert")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    rows = []
-    for name, make in variants():
-        seconds, costs, calls = [], set(), []
-        for _ in range(args.repeats):
-            kwargs = make()  # a new Python cost model (empty cache) for every run
-            start = time.perf_counter()
+    rows = [{"variant": name, "make": make, "seconds": [], "cpu_seconds": [], "costs": set(),
+             "python_cost_calls": []} for name, make in variants()]
+    # Interleaved (one run of each variant per round), so that the machine's load, which other
+    # processes change, falls on every variant alike; CPU time (of this process, all threads) is
+    # less sensitive to that load than wall time.
+    for _ in range(args.repeats):
+        for row in rows:
+            kwargs = row["make"]()  # a new Python cost model (empty cache) for every run
+            start, cpu_start = time.perf_counter(), time.process_time()
             result = mctsat.optimize(args.model, **kwargs)
-            seconds.append(time.perf_counter() - start)
-            costs.add(result.optimized_cost_ms)
+            row["seconds"].append(time.perf_counter() - start)
+            row["cpu_seconds"].append(time.process_time() - cpu_start)
+            row["costs"].add(result.optimized_cost_ms)
             if "cost_model" in kwargs:
-                calls.append(kwargs["cost_model"].calls)
-        rows.append({"variant": name, "seconds": seconds, "median_seconds": statistics.median(seconds),
-                     "optimized_cost_ms": sorted(costs), "python_cost_calls": calls})
-    base = rows[0]["median_seconds"]
+                row["python_cost_calls"].append(kwargs["cost_model"].calls)
     for row in rows:
-        row["ratio_to_builtin"] = row["median_seconds"] / base
+        del row["make"]
+        row["optimized_cost_ms"] = sorted(row.pop("costs"))
+        for key in ("seconds", "cpu_seconds"):
+            row[f"median_{key}"] = statistics.median(row[key])
+            row[f"{key}_ratio_to_builtin"] = row[f"median_{key}"] / rows[0][f"median_{key}"]
     print(json.dumps({"model": args.model, "repeats": args.repeats, "load_average": os.getloadavg(),
                       "machine": platform.processor() or platform.machine(),
                       "cpus": os.cpu_count(), "rows": rows}, indent=2))

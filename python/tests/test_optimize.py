@@ -97,3 +97,10 @@ def test_rule_selection_and_files(root):
     assert [r["rule"] for r in result.rules_used] == ["matmul-share-input"]
     with pytest.raises(mctsat.Error, match="nope"):
         mctsat.optimize("demo", tags="nope")
+
+
+def test_check_compares_outputs_as_the_cli_does(cli):
+    result = mctsat.optimize("demo", strategy="eqsat", check=True)
+    printed = json.loads(cli("optimize", "demo", "--strategy", "eqsat", "--check", "--json").stdout)
+    assert result.check == printed["check"] and result.check["passed"]
+    assert "check" not in mctsat.optimize("demo", strategy="eqsat").report
