@@ -6,17 +6,35 @@ import mctsat
 import pytest
 
 
-def test_run_a_study_and_read_its_records(root, tmp_path):
-    out = tmp_path / "smoke"
-    summary = mctsat.run_study(str(root / "bench/configs/smoke.json"), out=str(out), jobs=2)
-    assert summary["study"] == "smoke" and summary["ran"] == 4 and summary["failed"] == 0
+TINY = {
+    "name": "tiny",
+    "models": ["demo"],
+    "configurations": [
+        {"name": "eqsat", "strategy": "eqsat", "final_extract": "dag"},
+        {"name": "mcts", "strategy": "mcts", "final_extract": "dag", "taso_graph": "none",
+         "mcts": {"simulations": 8, "node_limit": 1000, "max_steps": 3}}],
+    "seeds": [1, 2],
+    "limits": {"seconds": 60, "memory_mb": 4096},
+}
+
+
+def test_run_a_study_and_read_its_records(tmp_path):
+    config = tmp_path / "tiny.json"
+    config.write_text(json.dumps(TINY))
+    out = tmp_path / "tiny"
+    summary = mctsat.run_study(str(config), out=str(out), jobs=2)
+    # eqsat draws no random numbers: it runs once, mcts once per seed.
+    assert summary["study"] == "tiny" and summary["ran"] == summary["grid"] == 3
+    assert summary["failed"] == 0
     records = mctsat.load_results(str(out))
-    assert len(records) == 4 and all(r["status"] == "ok" for r in records)
-    assert {r["model"] for r in records} == {"demo", "bert"}
+    assert len(records) == 3 and all(r["status"] == "ok" for r in records)
+    assert sorted((r["configuration"], r["seed"]) for r in records) == [
+        ("eqsat", 1), ("mcts", 1), ("mcts", 2)]
     on_disk = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
     assert sorted(records, key=lambda r: r["index"]) == sorted(on_disk, key=lambda r: r["index"])
     with pytest.raises(mctsat.Error, match="already"):
-        mctsat.run_study(str(root / "bench/configs/smoke.json"), out=str(out))
+        mctsat.run_study(str(config), out=str(out))
+    assert mctsat.run_study(str(config), out=str(out), resume=True)["skipped"] == 3
 
 
 def test_recorded_results_load(root):

@@ -61,7 +61,7 @@ def test_hook_exceptions_reach_python():
 
 
 def test_ctrl_c_stops_a_search():
-    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.monotonic()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
