@@ -20,16 +20,19 @@
 #include "extract/tensor_export.hpp"
 #include "frontend/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
+#include "frontend/onnx_opaque_evaluator.hpp"
 #include "python/bindings.hpp"
 #include "python/json_objects.hpp"
 #include "python/model_handle.hpp"
 #include "python/python_cost_model.hpp"
 #include "python/rule_library_location.hpp"
+#include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "search/optimizer.hpp"
 #include "search/option_registry.hpp"
 #include "support/error.hpp"
 #include "tensor/graph_stats.hpp"
+#include "verify/verifier.hpp"
 
 namespace mctsat::python {
 
@@ -154,8 +157,10 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
                          py::handle tags, py::handle exclude_tags, py::handle rule_names,
                          py::handle cost_model, const std::string& device,
                          const std::string& cost_table, bool cost_fallback, bool check,
-                         double tolerance, bool export_egraph, py::object progress,
-                         py::object on_step, py::object reward, const py::kwargs& kwargs) {
+                         double tolerance, bool verify_rules, bool measure, int measure_runs,
+                         int measure_instances, int measure_threads, bool export_egraph,
+                         py::object progress, py::object on_step, py::object reward,
+                         const py::kwargs& kwargs) {
   search::OptimizeOptions options = options_from(kwargs);
   const std::shared_ptr<Model> model = model_from(model_spec);
   const std::vector<std::string> paths = rule_paths.is_none()
@@ -177,7 +182,20 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
     const dsl::RuleLibrary library = dsl::load_rules_or_throw(paths);
     const dsl::RuleSet rules(dsl::select_rules(library, selection));
     if (rules.size() == 0) throw Error("no rules selected");
+    if (verify_rules) {
+      std::vector<dsl::CheckedRule> selected;
+      for (std::size_t i = 0; i < rules.size(); ++i) selected.push_back(rules.rule(i));
+      verify::require_sound(library, selected);
+    }
     const std::unique_ptr<tensor::CostModel> priced = cost.bind(errors);
+    // Prepared before the search, so that a graph oneDNN cannot run fails at once (as --measure).
+    std::optional<runtime::SpeedupMeasurement> measurement;
+    if (measure)
+      measurement.emplace(model->graph, runtime::SpeedupMeasureOptions{
+                                            .runs = measure_runs,
+                                            .instances = measure_instances,
+                                            .threads = measure_threads,
+                                            .opaque_evaluator = frontend::onnx_opaque_evaluator()});
     // Every progress report checks for Ctrl-C (the search runs on this, the calling, thread).
     options.progress = [&](const search::Progress& p) {
       errors.call(
@@ -222,6 +240,7 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
     // As `optimize --check` (seed 1): the record goes into the report.
     if (check)
       report.check = frontend::check_equivalence(model->graph, report.result.graph, tolerance, 1);
+    if (measurement) report.measured = measurement->measure(report.result.graph);
   });
   // The hooks refer to this call's Python objects: the report keeps its options, not them.
   outcome.report.options.progress = nullptr;
@@ -258,14 +277,16 @@ std::string optimize_doc() {
   std::string doc =
       "optimize(model, *, rules=None, ruleset=None, tags=None, exclude_tags=None, rule=None,\n"
       "         cost_model=None, device='v100', cost_table='', cost_fallback=False,\n"
-      "         check=False, tolerance=1e-6, export_egraph=False, progress=None, on_step=None,\n"
-      "         reward=None, **options)\n\n"
+      "         check=False, tolerance=1e-6, verify_rules=False, measure=False, measure_runs=10,\n"
+      "         measure_instances=2, measure_threads=0, export_egraph=False, progress=None,\n"
+      "         on_step=None, reward=None, **options)\n\n"
       "Optimizes a model (a mctsat.Model, zoo name or model path) as `mctsat optimize` does and\n"
       "returns an OptimizeResult. rules: rule files or folders (default: the shipped TASO\n"
       "rules); ruleset, tags, exclude_tags, rule: as --ruleset, --tags, --exclude-tags, --rule.\n"
       "cost_model: 'roofline' (default), 'table', 'measured', a mctsat.CostModel or a callable\n"
       "(op, input_types, attributes) -> ms. check, tolerance: as --check, --tolerance (the\n"
-      "report's check record says whether it passed). progress(dict): after every step, iteration "
+      "report's check record says whether it passed); verify_rules, measure, measure_*: as\n"
+      "--verify-rules, --measure, --measure-*. progress(dict): after every step, iteration "
       "or\n"
       "explored graph. on_step(dict) (mcts): after every committed planning step; returning\n"
       "False stops the search. reward(parent_cost, cost) -> float (mcts): the reward of a\n"
@@ -312,8 +333,12 @@ void bind_optimize(py::module_& m) {
         py::arg("exclude_tags") = py::none(), py::arg("rule") = py::none(),
         py::arg("cost_model") = py::none(), py::arg("device") = "v100", py::arg("cost_table") = "",
         py::arg("cost_fallback") = false, py::arg("check") = false, py::arg("tolerance") = 1e-6,
-        py::arg("export_egraph") = false, py::arg("progress") = py::none(),
-        py::arg("on_step") = py::none(), py::arg("reward") = py::none(), optimize_doc().c_str());
+        py::arg("verify_rules") = false, py::arg("measure") = false,
+        py::arg("measure_runs") = runtime::SpeedupMeasureOptions{}.runs,
+        py::arg("measure_instances") = runtime::SpeedupMeasureOptions{}.instances,
+        py::arg("measure_threads") = 0, py::arg("export_egraph") = false,
+        py::arg("progress") = py::none(), py::arg("on_step") = py::none(),
+        py::arg("reward") = py::none(), optimize_doc().c_str());
   m.def("options", &options_list,
         "The option registry: each option's name, keywords, type, default, help, choices and "
         "strategies");

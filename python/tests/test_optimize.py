@@ -104,3 +104,14 @@ def test_check_compares_outputs_as_the_cli_does(cli):
     printed = json.loads(cli("optimize", "demo", "--strategy", "eqsat", "--check", "--json").stdout)
     assert result.check == printed["check"] and result.check["passed"]
     assert "check" not in mctsat.optimize("demo", strategy="eqsat").report
+
+
+def test_measure_and_verify_rules(tmp_path):
+    result = mctsat.optimize("demo", strategy="eqsat", measure=True, measure_runs=2,
+                             measure_instances=1, measure_threads=1)
+    assert result.measured["runs"] == 2 and result.measured["threads"] == 1
+    assert "speedup_percent" in result.measured
+    unsound = tmp_path / "unsound.rules"
+    unsound.write_text("ruleset mine\nrule add-is-mul: (ewadd ?x ?y) => (ewmul ?x ?y)\n")
+    with pytest.raises(mctsat.Error, match="add-is-mul"):
+        mctsat.optimize("demo", strategy="eqsat", rules=[str(unsound)], verify_rules=True)
