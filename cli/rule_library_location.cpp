@@ -12,7 +12,8 @@ std::string rule_library_dir() {
   // ("../share/mctsat/rules" with the GNU defaults), set by cli/CMakeLists.txt; the build tree's
   // binary (MCTSAT_BUILD_BINDIR) reads the checkout it was built from.
   return installed_data_dir(
-      executable_dir(), {MCTSAT_RULES_FROM_BINDIR, MCTSAT_BUILD_BINDIR, MCTSAT_BUILD_TREE_RULES});
+      executable_path().parent_path(),
+      {MCTSAT_RULES_FROM_BINDIR, MCTSAT_BUILD_BINDIR, MCTSAT_BUILD_TREE_RULES});
 }
 
 std::string default_rule_path() {

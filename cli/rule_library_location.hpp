@@ -1,7 +1,8 @@
 // Where the shipped rule library (the repository's rules/ folder) is found at run time, so that
 // an installed mctsat needs no path compiled in: first `<exe dir>/../share/mctsat/rules` (where
 // `cmake --install` puts it beside `<prefix>/bin/mctsat`), then, only for the binary in its own
-// build tree, the source tree's rules/.
+// build tree, the source tree's rules/. Also where the running executable is (a Slurm batch
+// script names it).
 #pragma once
 
 #include <string>

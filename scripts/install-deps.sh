@@ -13,6 +13,7 @@ packages=(
   libonnx-testdata gnuplot-nox graphviz libgraphviz-dev
   clang libclang-rt-14-dev
   python3-dev pybind11-dev python3-pytest
+  slurm-wlm munge
 )
 
 missing=()

@@ -25,10 +25,10 @@ std::string installed_data_dir(const fs::path& binary_dir, const InstalledDataLo
   return installed.string();
 }
 
-fs::path executable_dir() {
+fs::path executable_path() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : exe.parent_path();
+  return ec ? fs::path() : exe;
 }
 
 fs::path binary_dir_holding(const void* address) {

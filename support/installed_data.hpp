@@ -20,8 +20,8 @@ struct InstalledDataLocation {
 std::string installed_data_dir(const std::filesystem::path& binary_dir,
                                const InstalledDataLocation& location);
 
-// The running executable's folder (Linux: /proc/self/exe); empty if it cannot be read.
-std::filesystem::path executable_dir();
+// The running executable's absolute path (Linux: /proc/self/exe); empty if it cannot be read.
+std::filesystem::path executable_path();
 // The folder of the executable or shared library that holds `address` (dladdr); empty if unknown.
 std::filesystem::path binary_dir_holding(const void* address);
 
