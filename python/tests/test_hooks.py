@@ -72,3 +72,24 @@ def test_ctrl_c_stops_a_search():
     assert time.monotonic() - start < 30
     # The module still works afterwards.
     assert mctsat.optimize("demo", strategy="eqsat").speedup_percent > 0
+
+
+def test_the_gil_is_released_during_a_search():
+    counted, running = [0], [True]
+
+    def count():
+        while running[0]:
+            counted[0] += 1
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    start, before = time.monotonic(), counted[0]
+    time.sleep(0.2)  # the counter alone: its rate
+    rate = (counted[0] - before) / (time.monotonic() - start)
+    start, before = time.monotonic(), counted[0]
+    mctsat.optimize("bert", **SMALL)  # about a second of C++ work
+    during = (counted[0] - before) / (time.monotonic() - start)
+    running[0] = False
+    thread.join()
+    # Holding the GIL for the search would leave the counter a few 5 ms switch intervals of it.
+    assert during > 0.3 * rate
