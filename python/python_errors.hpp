@@ -48,7 +48,6 @@ class CallbackErrors {
       return f();
     } catch (const PythonCallbackFailed&) {
       raise_kept();
-      throw;  // unreachable: raise_kept throws when an exception was kept
     }
   }
 
