@@ -18,6 +18,7 @@
 #include "cli/commands.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/rule_library_location.hpp"
+#include "support/installed_data.hpp"
 #include "support/json_text.hpp"
 
 namespace mctsat::cli {
@@ -79,7 +80,7 @@ void submit_to_slurm(const bench::Study& study, const BenchCliOptions& o) {
   bench::SlurmOptions options = o.slurm_options;
   options.jobs = o.jobs;
   const bench::SlurmSubmission s =
-      bench::submit_to_slurm(study, o.config, o.out, options, executable_path());
+      bench::submit_to_slurm(study, o.config, o.out, options, executable_path().string());
   print_warnings(s.warnings);
   if (o.json) {
     std::cout << nlohmann::json{{"study", study.name},  {"tasks", s.task_count},

@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/equivalence_check.hpp"
 #include "cli/model_options.hpp"
 #include "cli/number_checks.hpp"
+#include "frontend/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
@@ -54,7 +54,8 @@ void add_convert_command(CLI::App& app) {
     const std::string text = frontend::model_text(graph, o.output);
     if (o.check) {
       const tensor::Graph converted = frontend::parse_model(text, o.output);
-      const nlohmann::json check = check_equivalence(graph, converted, o.tolerance, o.seed);
+      const nlohmann::json check =
+          frontend::check_equivalence(graph, converted, o.tolerance, o.seed);
       if (check["passed"].get<bool>())
         std::cout << fmt::format(
             "check passed (max relative difference {:.3g}, max absolute difference {:.3g}, "
@@ -63,7 +64,7 @@ void add_convert_command(CLI::App& app) {
             check["max_abs_difference"].get<double>(), o.tolerance);
       if (!check["passed"].get<bool>())
         throw Error(fmt::format("{}'s outputs differ from {}'s ({}); nothing written", o.output,
-                                o.input, check_failure(check)));
+                                o.input, frontend::check_failure(check)));
     }
     write_file_atomically(o.output, text);
     std::cout << "wrote " << o.output << " (" << graph.size() << " nodes)\n";

@@ -69,15 +69,9 @@ void add_extract_command(CLI::App& app) {
     nlohmann::json results = nlohmann::json::array();
     for (const std::string& name : options->extractors) {
       const extract::Result r = extract::make_extractor(name, extractor_options)->extract(problem);
-      results.push_back(
-          {{"extractor", name},
-           {"dag_cost", std::isfinite(r.dag_cost) ? nlohmann::json(r.dag_cost) : nlohmann::json()},
-           {"seconds", r.seconds},
-           {"status", extract::status_name(r.status)},
-           {"lower_bound",
-            std::isnan(r.lower_bound) ? nlohmann::json() : nlohmann::json(r.lower_bound)},
-           {"gap", std::isnan(r.gap) ? nlohmann::json() : nlohmann::json(r.gap)},
-           {"detail", r.detail}});
+      nlohmann::json result = {{"extractor", name}};
+      result.update(extract::result_json(r));
+      results.push_back(std::move(result));
     }
     // No extraction is a failure of the command, after the results are printed.
     std::string infeasible;

@@ -12,7 +12,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/cost_options.hpp"
-#include "cli/equivalence_check.hpp"
 #include "cli/model_options.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/progress_line.hpp"
@@ -21,6 +20,7 @@
 #include "dsl/rule_library.hpp"
 #include "egraph/serialize.hpp"
 #include "extract/tensor_export.hpp"
+#include "frontend/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
 #include "runtime/measured_speedup.hpp"
@@ -92,7 +92,7 @@ void print_report(const search::OptimizeReport& report) {
         c["passed"].get<bool>()
             ? fmt::format("passed (max relative difference {:.3g}, tolerance {:.3g})",
                           c["max_relative_difference"].get<double>(), c["tolerance"].get<double>())
-            : fmt::format("FAILED ({})", check_failure(c)));
+            : fmt::format("FAILED ({})", frontend::check_failure(c)));
   }
   if (report.measured) {
     const auto& m = *report.measured;
@@ -231,7 +231,8 @@ void add_optimize_command(CLI::App& app) {
     report.cost_model = model->name();
     report.options = o.search;
     if (o.check)
-      report.check = check_equivalence(graph, report.result.graph, o.tolerance, o.check_seed);
+      report.check =
+          frontend::check_equivalence(graph, report.result.graph, o.tolerance, o.check_seed);
     if (measurement) report.measured = measurement->measure(report.result.graph);
     // Never slower by surprise: with --measure, -o gets the optimized graph only when it measured
     // faster; otherwise the original, and the report says so.
@@ -261,7 +262,7 @@ void add_optimize_command(CLI::App& app) {
     }
     if (check_failed)
       throw Error(fmt::format("the optimized graph's outputs differ from the original's ({}){}",
-                              check_failure(*report.check),
+                              frontend::check_failure(*report.check),
                               output_paths.empty() ? "" : "; nothing written"));
   });
 }

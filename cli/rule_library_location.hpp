@@ -9,9 +9,6 @@
 
 namespace mctsat::cli {
 
-// The running executable's absolute path (Linux: /proc/self/exe); empty if it cannot be read.
-std::string executable_path();
-
 // The rule library's root folder. Never throws: when neither place exists it returns the
 // installed location, so that loading rules from it fails with an error that names the path.
 std::string rule_library_dir();

@@ -30,6 +30,15 @@ std::string_view status_name(Status status) {
   return "?";
 }
 
+nlohmann::json result_json(const Result& r) {
+  const auto number_or_null = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nullptr;
+  };
+  return {{"dag_cost", number_or_null(r.dag_cost)}, {"seconds", r.seconds},
+          {"status", status_name(r.status)},        {"lower_bound", number_or_null(r.lower_bound)},
+          {"gap", number_or_null(r.gap)},           {"detail", r.detail}};
+}
+
 Result Extractor::extract(const Problem& problem) const {
   const auto start = std::chrono::steady_clock::now();
   Result result;

@@ -24,6 +24,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "extract/dag_cost.hpp"
 #include "extract/problem.hpp"
 #include "support/enum_names.hpp"
@@ -112,6 +114,10 @@ inline constexpr EnumNames<ExtractorKind, 5> kExtractorNames{{{ExtractorKind::kG
                                                               {ExtractorKind::kDag, "dag"},
                                                               {ExtractorKind::kIlp, "ilp"},
                                                               {ExtractorKind::kBeam, "beam"}}};
+
+// A result as `mctsat extract --json` reports it: {dag_cost, seconds, status, lower_bound, gap,
+// detail}, null for an infinite cost and for NaN bounds and gaps.
+nlohmann::json result_json(const Result& result);
 
 // The names make_extractor knows, in a fixed order.
 std::vector<std::string> extractor_names();

@@ -41,7 +41,7 @@ struct TreeNode {
   std::size_t action = 0;  // the rule applied to reach this node
   std::unique_ptr<TensorEGraph> state;
   double cost = 0;
-  double reward = 0;          // max(parent's cost - cost, 0)
+  double reward = 0;          // the reward function of parent cost and cost
   std::vector<int> children;  // per action
   std::vector<ActionStatus> status;
   std::size_t visits = 0;
@@ -141,6 +141,10 @@ class Planner {
       ++commits_[chosen.action];
       commit(best);
       report_progress(result.steps.size(), nodes_[0].cost, start);
+      if (options_.on_step && !options_.on_step(result.steps.back(), result.steps.size())) {
+        result.stop = StopReason::kStopped;
+        break;
+      }
     }
     result.state = std::move(*nodes_[0].state);
     result.evaluations = evaluations_;
@@ -160,6 +164,10 @@ class Planner {
     if (options_.progress)
       options_.progress(
           {step, options_.max_steps, cost, nodes_[0].state->egraph.num_nodes(), elapsed(start)});
+  }
+
+  double reward(double parent_cost, double cost) const {
+    return options_.reward ? options_.reward(parent_cost, cost) : std::max(parent_cost - cost, 0.0);
   }
 
   // The state's extracted cost, memoized (thread-safe).
@@ -185,7 +193,7 @@ class Planner {
     node.parent = parent;
     node.action = action;
     node.cost = cost;
-    node.reward = std::max(parent_cost - cost, 0.0);
+    node.reward = reward(parent_cost, cost);
     node.terminal = state->egraph.num_nodes() >= options_.node_limit;
     node.bytes = state->egraph.memory_bytes();
     node.state = std::move(state);
@@ -422,7 +430,7 @@ class Planner {
         if (next) next_cost = evaluate(*next);
       }
       if (!next) break;  // nothing applies any more
-      ret += discount * std::max(previous - next_cost, 0.0);
+      ret += discount * reward(previous, next_cost);
       discount *= options_.gamma;
       previous = next_cost;
       state = std::move(*next);

@@ -58,6 +58,16 @@ enum class TieBreak { kVisits, kRandom, kFair };
 inline constexpr EnumNames<TieBreak, 3> kTieBreakNames{
     {{TieBreak::kVisits, "visits"}, {TieBreak::kRandom, "random"}, {TieBreak::kFair, "fair"}}};
 
+// The reward of a transition from a state of extracted cost `parent_cost` to one of `cost`; the
+// default (an empty function) is max(parent_cost - cost, 0). Called for every expansion and
+// rollout step, concurrently when `threads` > 1.
+using RewardFunction = std::function<double(double parent_cost, double cost)>;
+
+struct MctsStep;
+// Called after each committed planning step with its record and its number (1, 2, ...); returning
+// false stops the search there (StopReason::kStopped).
+using StepHook = std::function<bool(const MctsStep& step, std::size_t step_number)>;
+
 struct MctsOptions {
   std::size_t simulations = 128;  // per planning step
   std::size_t rollout_depth = 10;
@@ -74,6 +84,8 @@ struct MctsOptions {
   std::uint64_t seed = 1;
   std::size_t batch = 0;      // simulations per wave; 0 = the limits' thread count
   ProgressCallback progress;  // after each committed step (best cost = the root's reward cost)
+  RewardFunction reward;      // empty: max(parent_cost - cost, 0)
+  StepHook on_step;           // empty: none
 };
 
 // The cost the reward extractor assigns to a state (lower is better). Called concurrently when

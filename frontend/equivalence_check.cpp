@@ -1,4 +1,5 @@
-#include "cli/equivalence_check.hpp"
+// The numeric equivalence check of two graphs (see equivalence_check.hpp).
+#include "frontend/equivalence_check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +12,7 @@
 #include "support/error.hpp"
 #include "tensor/interpreter.hpp"
 
-namespace mctsat::cli {
+namespace mctsat::frontend {
 
 nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Graph& other,
                                  double tolerance, std::uint64_t seed) {
@@ -62,4 +63,4 @@ std::string check_failure(const nlohmann::json& check) {
                      check["tolerance"].get<double>());
 }
 
-}  // namespace mctsat::cli
+}  // namespace mctsat::frontend

@@ -10,7 +10,7 @@
 
 #include "tensor/graph.hpp"
 
-namespace mctsat::cli {
+namespace mctsat::frontend {
 
 // The largest difference between `original`'s and `other`'s outputs on random inputs, relative
 // to the outputs' magnitude, as JSON: passed, finite, max_abs_difference,
@@ -25,4 +25,4 @@ nlohmann::json check_equivalence(const tensor::Graph& original, const tensor::Gr
 // infinity: no difference can be measured) or the difference against the tolerance.
 std::string check_failure(const nlohmann::json& check);
 
-}  // namespace mctsat::cli
+}  // namespace mctsat::frontend
