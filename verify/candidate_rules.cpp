@@ -68,7 +68,11 @@ std::vector<CandidateRule> propose_candidates(const TermPool& pool, const std::v
       CandidateRule c;
       c.lhs = members[m].id;
       c.rhs = members[r].id;
-      c.bidirectional = lhs.variables == rhs.variables && rhs.choice != GraphTerm::kVariable;
+      // Read right to left, a rule whose right-hand side is part of its left-hand side would
+      // wrap a term in itself (an e-class holding a cycle): those stay one-way.
+      c.bidirectional =
+          lhs.variables == rhs.variables && rhs.choice != GraphTerm::kVariable &&
+          !std::binary_search(lhs.operators.begin(), lhs.operators.end(), members[r].id);
       c.fingerprint = {key.first, key.second};
       c.lhs_ops = lhs.ops();
       c.rhs_ops = rhs.ops();

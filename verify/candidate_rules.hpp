@@ -4,8 +4,9 @@
 // side, so the rule can instantiate it). Trivial candidates (both sides the same term) cannot
 // arise; candidates equal up to renaming variables are proposed once. Variables are renamed in
 // order of first occurrence (x, y, z, u, v, w, then x7, x8, ...), and both orientations of a
-// candidate whose sides use the same variables are one `<=>` rule (unless a side is a bare
-// variable, which cannot be matched).
+// candidate whose sides use the same variables are one `<=>` rule, unless the right-hand side is
+// a bare variable (it cannot be matched) or part of the left-hand side (read backwards, the rule
+// would wrap a term in itself).
 //
 // Also the `where` conditions a candidate may need, read from the variables' symbolic shapes:
 // variables declared with the same shape are same_shape, repeated symbols give dimension
