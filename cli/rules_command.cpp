@@ -1,6 +1,7 @@
-// `mctsat rules check|fmt|import-tensat|import-taso-equations|synthesize`: checking rule files (a
-// per-ruleset summary), printing their canonical form, converting TENSAT's and TASO's rule files,
-// and synthesizing verified rules from the operator catalog.
+// `mctsat rules check|fmt|import-tensat|import-taso-equations|synthesize|derivable`: checking rule
+// files (a per-ruleset summary), printing their canonical form, converting TENSAT's and TASO's rule
+// files, synthesizing verified rules from the operator catalog, and asking which rules others
+// derive.
 #include <iostream>
 #include <map>
 
@@ -14,6 +15,8 @@
 #include "dsl/taso_equation_import.hpp"
 #include "dsl/tensat_import.hpp"
 #include "support/files.hpp"
+#include "verify/equation.hpp"
+#include "verify/rule_derivation.hpp"
 #include "verify/synthesizer.hpp"
 
 namespace mctsat::cli {
@@ -240,6 +243,47 @@ void add_synthesize(CLI::App& rules) {
   });
 }
 
+void add_derivable(CLI::App& rules) {
+  struct Options {
+    std::vector<std::string> targets, from;
+    verify::DerivationLimits limits;
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* command = rules.add_subcommand(
+      "derivable", "Which rules of some files follow from other rules by bounded saturation");
+  command->add_option("targets", o->targets, "Rule files or directories to derive")->required();
+  command->add_option("--from", o->from, "Rule files or directories to derive them with")
+      ->required();
+  command->add_option("--iterations", o->limits.iterations, "Saturation iterations per rule")
+      ->capture_default_str();
+  command->add_option("--nodes", o->limits.nodes, "E-graph nodes per rule at most")
+      ->capture_default_str();
+  command->add_flag("--json", o->json, "Print JSON");
+  command->callback([o] {
+    const auto targets = dsl::load_rules_or_throw(o->targets);
+    const dsl::RuleSet from(dsl::load_rules_or_throw(o->from).rules);
+    nlohmann::json out = {{"rules", nlohmann::json::array()}};
+    std::size_t derived = 0, unknown = 0;
+    for (const auto& rule : targets.rules) {
+      const auto verdict = verify::derivable_at_example(verify::equation_of(rule), from, o->limits);
+      const char* text = !verdict ? "no example" : *verdict ? "derivable" : "not derived";
+      derived += verdict.value_or(false);
+      unknown += !verdict;
+      out["rules"].push_back({{"name", rule.name}, {"verdict", text}});
+      if (!o->json) std::cout << fmt::format("{:<28} {}\n", rule.name, text);
+    }
+    out["derivable"] = derived;
+    out["total"] = targets.rules.size();
+    out["no_example"] = unknown;
+    if (o->json)
+      std::cout << out.dump(2) << '\n';
+    else
+      std::cout << fmt::format("{} of {} rules derivable ({} without a concrete example)\n",
+                               derived, targets.rules.size(), unknown);
+  });
+}
+
 }  // namespace
 
 void add_rules_command(CLI::App& app) {
@@ -250,6 +294,7 @@ void add_rules_command(CLI::App& app) {
   add_import(*rules);
   add_import_taso_equations(*rules);
   add_synthesize(*rules);
+  add_derivable(*rules);
 }
 
 }  // namespace mctsat::cli

@@ -10,6 +10,7 @@
 #include "tensor/egraph_conversion.hpp"
 #include "tensor/graph_builder.hpp"
 #include "verify/equation_graph.hpp"
+#include "verify/numeric_check.hpp"
 
 namespace mctsat::verify {
 namespace {
@@ -79,6 +80,17 @@ bool derivable(const Equation& equation, const Binding& binding, const dsl::Rule
   const tensor::Graph lhs = lhs_graph(equation, binding);
   const tensor::Graph rhs = rhs_graph(equation, binding, lhs);
   return derivable(lhs, rhs, rules, limits);
+}
+
+std::optional<bool> derivable_at_example(const Equation& equation, const dsl::RuleSet& rules,
+                                         const DerivationLimits& limits) {
+  const auto binding = example_binding(equation, {});
+  if (!binding) return std::nullopt;
+  try {
+    return derivable(equation, *binding, rules, limits);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace mctsat::verify

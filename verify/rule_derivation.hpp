@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "dsl/lowering.hpp"
 #include "tensor/graph.hpp"
@@ -32,5 +33,10 @@ bool derivable(const tensor::Graph& lhs, const tensor::Graph& rhs, const dsl::Ru
 // cannot be built there.
 bool derivable(const Equation& equation, const Binding& binding, const dsl::RuleSet& rules,
                const DerivationLimits& limits);
+
+// The same under the first concrete assignment numeric testing tries (example_binding in
+// numeric_check.hpp); nullopt when there is none or a side cannot be built there.
+std::optional<bool> derivable_at_example(const Equation& equation, const dsl::RuleSet& rules,
+                                         const DerivationLimits& limits);
 
 }  // namespace mctsat::verify

@@ -186,10 +186,13 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     return r;
   };
 
+  // Windows of candidates in order: derivable ones dropped, the others verified in parallel,
+  // then accepted one by one. Small windows waste little verification on candidates that an
+  // acceptance in the same window derives; their size is fixed, so results do not depend on the
+  // thread count.
+  constexpr std::size_t kWindow = 32;
   for (std::size_t begin = 0; begin < candidates.size();) {
-    std::size_t end = begin;
-    while (end < candidates.size() && candidates[end].size() == candidates[begin].size()) ++end;
-    const std::size_t level = candidates[begin].size();
+    const std::size_t end = std::min(candidates.size(), begin + kWindow);
 
     // Drop what the rules so far derive.
     auto t0 = Clock::now();
@@ -272,8 +275,9 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       report.rules.push_back(std::move(rule));
     }
     report.derive_seconds += since(t0);
-    progress(fmt::format("size {}: {} candidates, {} verified so far, {} rules so far", level,
-                         end - begin, report.verified, report.rules.size()));
+    if (end == candidates.size() || candidates[end].size() != candidates[end - 1].size())
+      progress(fmt::format("candidates of {} operators done: {} verified, {} rules so far",
+                           candidates[end - 1].size(), report.verified, report.rules.size()));
     begin = end;
   }
 

@@ -1,11 +1,12 @@
 // Rule synthesis (`mctsat rules synthesize`), the driver: enumerate terms of up to `max_ops`
 // operators bottom-up (term_enumeration.hpp), fingerprint them (term_fingerprint.hpp), propose
-// equalities inside fingerprint buckets (candidate_rules.hpp), then, size level by size level
-// (sum of both sides' operators): drop candidates that the rules accepted so far (and the
+// equalities inside fingerprint buckets (candidate_rules.hpp), then, in order of size (both
+// sides' operators) and in small windows: drop candidates that the rules accepted so far (and the
 // existing rules given) already derive by bounded equality saturation (rule_derivation.hpp),
-// verify the rest with the verifier (shape soundness with Z3, numeric tests; verifier.hpp) —
-// first without a condition, then under the shape conditions read from the variables'
-// declarations — and accept the verified ones in order unless an earlier acceptance derives them.
+// verify the rest in parallel with the verifier (shape soundness with Z3, numeric tests;
+// verifier.hpp) — first without a condition, then under the shape conditions read from the
+// variables' declarations — and accept the verified ones in order unless an earlier acceptance
+// derives them.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread

@@ -1,7 +1,7 @@
 // `mctsat rules synthesize` end to end: it writes verified rules that `rules check` accepts, its
 // JSON counts them, a second run given the first run's rules (`--rules`) proposes nothing new
 // and reuses the fingerprint cache, the output is the same for one and two threads, and bad
-// specifications are errors that name what is wrong.
+// specifications are errors that name what is wrong; `rules derivable` finds what the rules imply.
 #include <fstream>
 #include <sstream>
 
@@ -44,6 +44,24 @@ TEST_CASE("rules synthesize writes verified rules; given them back it finds noth
 
   run_json(common + " -o " + scratch.file("one-thread.rules") + " -j 1");
   CHECK(read(scratch.file("one-thread.rules")) == text);
+}
+
+TEST_CASE("rules derivable tells which rules follow from others by saturation") {
+  const Scratch scratch("mctsat-derivable-cli");
+  const std::string laws = scratch.file("laws.rules");
+  run_json("rules synthesize --ops relu,transpose --shapes x:n,n --dims n=2,3 --json -j 2 -o " +
+           laws);
+  std::ofstream(scratch.file("targets.rules")) << R"(
+rule relu-thrice: (relu (relu (relu ?a))) => (relu ?a)
+rule transpose-relu-transpose: (transpose (relu (transpose ?a [1, 0])) [1, 0]) => (relu ?a)
+rule wrong: (relu ?a) => ?a
+)";
+  const auto out = run_json("rules derivable " + scratch.file("targets.rules") + " --from " +
+                            laws + " --json");
+  CHECK(out["total"] == 3);
+  CHECK(out["derivable"] == 2);
+  CHECK(out["rules"][2]["name"] == "wrong");
+  CHECK(out["rules"][2]["verdict"] == "not derived");
 }
 
 TEST_CASE("rules synthesize rejects bad operator and shape specifications") {
