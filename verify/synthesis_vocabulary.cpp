@@ -66,12 +66,18 @@ SynthesisVariable parse_variable(const std::string& spec) {
   return v;
 }
 
+// The transposes enumerated for a rank: every non-identity permutation up to rank 3; for rank 4,
+// those swapping two axes (6 rather than 23).
 std::vector<std::vector<std::int64_t>> permutations(std::size_t rank) {
   std::vector<std::int64_t> perm(rank);
   std::iota(perm.begin(), perm.end(), 0);
   std::vector<std::vector<std::int64_t>> out;
-  while (std::next_permutation(perm.begin(), perm.end())) out.push_back(perm);
-  return out;  // every permutation but the identity
+  while (std::next_permutation(perm.begin(), perm.end())) {
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < rank; ++i) moved += perm[i] != static_cast<std::int64_t>(i);
+    if (rank <= 3 || moved == 2) out.push_back(perm);
+  }
+  return out;
 }
 
 // Cartesian product of per-attribute value lists.
