@@ -151,7 +151,7 @@ void add_synthesize(CLI::App& rules) {
     std::vector<std::string> ops, shapes = {"x:n,n", "y:n,n", "z:n,n"}, dims = {"n=2,3"}, existing;
     std::string output, cache;
     verify::SynthesisOptions synthesis;
-    bool all_terms = false, json = false;
+    bool all_terms = false, no_merges = false, json = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* command = rules.add_subcommand(
@@ -193,6 +193,8 @@ void add_synthesize(CLI::App& rules) {
       ->capture_default_str();
   command->add_flag("--all-terms", o->all_terms,
                     "Grow terms from every term, not one per fingerprint");
+  command->add_flag("--no-merges", o->no_merges,
+                    "Write no two-output merge rules (read off concat rules)");
   command->add_option("--cache", o->cache, "Fingerprint cache file (reused by a larger run)");
   command->add_option("-j,--jobs", o->synthesis.fingerprint.jobs, "Threads (0: every core)")
       ->capture_default_str();
@@ -203,6 +205,7 @@ void add_synthesize(CLI::App& rules) {
     if (!o->existing.empty()) existing = dsl::load_rules_or_throw(o->existing).rules;
     verify::SynthesisOptions options = o->synthesis;
     options.representatives_only = !o->all_terms;
+    options.merges = !o->no_merges;
     if (!o->cache.empty()) options.cache_path = o->cache;
     if (!o->json) options.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     const verify::SynthesisReport report = verify::synthesize(vocabulary, existing, options);
@@ -210,6 +213,7 @@ void add_synthesize(CLI::App& rules) {
     if (o->json) {
       nlohmann::json out = {{"output", o->output},
                             {"rules", report.rules.size()},
+                            {"merges", report.merges},
                             {"candidates", report.candidates},
                             {"derivable", report.derivable},
                             {"verified", report.verified},

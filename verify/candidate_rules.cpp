@@ -126,7 +126,7 @@ ShapeConditions shape_conditions(const CandidateRule& candidate,
         std::find_if(representatives.begin(), representatives.end(),
                      [&](std::size_t r) { return vocabulary.variables[r].dims == dims; });
     if (same != representatives.end()) {
-      out.shapes.push_back(
+      out.same_shapes.push_back(
           fmt::format("same_shape(?{}, ?{})", candidate.variables[*same], candidate.variables[v]));
       continue;
     }
@@ -139,9 +139,9 @@ ShapeConditions shape_conditions(const CandidateRule& candidate,
     for (std::size_t axis = 0; axis < dims.size(); ++axis) {
       const std::string dim = fmt::format("dim(?{}, {})", candidate.variables[v], axis);
       if (dims[axis].symbol.empty()) {
-        out.shapes.push_back(fmt::format("{} == {}", dim, dims[axis].size));
+        out.dims.push_back(fmt::format("{} == {}", dim, dims[axis].size));
       } else if (const auto found = first.find(dims[axis].symbol); found != first.end()) {
-        out.shapes.push_back(fmt::format("{} == {}", found->second, dim));
+        out.dims.push_back(fmt::format("{} == {}", found->second, dim));
       } else {
         first.emplace(dims[axis].symbol, dim);
       }

@@ -39,8 +39,9 @@ std::vector<CandidateRule> propose_candidates(const TermPool& pool, const std::v
                                               const std::vector<Fingerprint>& fingerprints);
 
 struct ShapeConditions {
-  std::vector<std::string> shapes;  // same_shape(...) and dim(...) == ... atoms
-  std::vector<std::string> ranks;   // rank(?x) == r atoms
+  std::vector<std::string> same_shapes;  // same_shape(?x, ?y) atoms
+  std::vector<std::string> dims;         // dim(?x, i) == dim(?y, j) and dim(?x, i) == n atoms
+  std::vector<std::string> ranks;        // rank(?x) == r atoms
 };
 ShapeConditions shape_conditions(const CandidateRule& candidate,
                                  const SynthesisVocabulary& vocabulary);

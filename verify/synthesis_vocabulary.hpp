@@ -53,8 +53,9 @@ struct SynthesisVocabulary {
 // have equal lengths. Activation domains follow the operators chosen (0, plus 2 with relu, 1 with
 // sigmoid, 3 with tanh); axes and permutations follow the variables' ranks (every permutation up
 // to rank 3, axis swaps for rank 4); convolutions and pools take strides 1 and 2 and SAME or
-// VALID padding (pools a 3x3 window), concat two inputs, merge a count of 2, clip [0, 6]. Throws mctsat::Error
-// naming what is wrong (an unknown or unsupported operator, a malformed shape or dimension).
+// VALID padding (pools a 3x3 window), concat two inputs, merge a count of 2, clip [0, 6]. Throws
+// mctsat::Error naming what is wrong (an unknown or unsupported operator, a malformed shape or
+// dimension).
 SynthesisVocabulary make_vocabulary(const std::vector<std::string>& ops,
                                     const std::vector<std::string>& shapes,
                                     const std::vector<std::string>& dims);

@@ -1,6 +1,7 @@
 // The rule synthesis driver (see synthesizer.hpp).
 #include "verify/synthesizer.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <map>
@@ -14,6 +15,7 @@
 #include "dsl/lowering.hpp"
 #include "support/error.hpp"
 #include "verify/candidate_rules.hpp"
+#include "verify/merge_rules.hpp"
 #include "verify/term_enumeration.hpp"
 
 namespace mctsat::verify {
@@ -216,16 +218,18 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     for (std::size_t i : open) plain.push_back(written(candidates[i], fmt::format("c{}", i), ""));
     const auto first = verify_rules(plain, verify_options);
     std::vector<WrittenRule> conditioned;
-    std::vector<std::size_t> conditioned_of;  // index into `open`, two variants each
+    std::vector<std::size_t> conditioned_of;  // index into `open`, up to three variants each
     for (std::size_t k = 0; k < open.size(); ++k) {
       if (first[k].pass) continue;
       const ShapeConditions conditions = shape_conditions(candidates[open[k]], vocabulary);
-      if (conditions.shapes.empty() && conditions.ranks.empty()) continue;
-      std::vector<std::string> all_atoms = conditions.shapes;
-      all_atoms.insert(all_atoms.end(), conditions.ranks.begin(), conditions.ranks.end());
-      const std::vector<std::string>* const variants[] = {&conditions.shapes, &all_atoms};
-      for (const auto* atoms : variants) {
-        if (atoms->empty()) continue;
+      // Weakest first: same shapes; then equal dimensions; then ranks too.
+      std::vector<std::vector<std::string>> variants(3, conditions.same_shapes);
+      variants[1].insert(variants[1].end(), conditions.dims.begin(), conditions.dims.end());
+      variants[2] = variants[1];
+      variants[2].insert(variants[2].end(), conditions.ranks.begin(), conditions.ranks.end());
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        const auto* atoms = &variants[v];
+        if (atoms->empty() || (v > 0 && *atoms == variants[v - 1])) continue;
         conditioned.push_back(written(candidates[open[k]],
                                       fmt::format("c{}-{}", open[k], conditioned.size()),
                                       fmt::format("{}", fmt::join(*atoms, " and "))));
@@ -279,6 +283,35 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       progress(fmt::format("candidates of {} operators done: {} verified, {} rules so far",
                            candidates[end - 1].size(), report.verified, report.rules.size()));
     begin = end;
+  }
+
+  if (options.merges) {
+    const auto t0 = Clock::now();
+    const std::vector<WrittenRule> merges = merge_candidates(report.rules);
+    const auto results = verify_rules(merges, verify_options);
+    report.verify_seconds += since(t0);
+    const std::size_t singles = report.rules.size();
+    for (std::size_t k = 0; k < merges.size(); ++k) {
+      if (!results[k].pass) {
+        report.rejected.push_back({merges[k].lhs + " => " + merges[k].rhs, results[k].reason});
+        continue;
+      }
+      const std::string source = merges[k].name.substr(0, merges[k].name.size() - 6);
+      WrittenRule rule = merges[k];
+      rule.name = fmt::format("{}-merge-{:03}", options.ruleset, report.merges + 1);
+      for (std::size_t i = 0; i < singles; ++i)
+        if (report.rules[i].name == source) rule.tags = report.rules[i].tags;
+      rule.tags.insert(rule.tags.begin() + 1, "multi");
+      if (std::find(rule.tags.begin(), rule.tags.end(), "split") == rule.tags.end())
+        rule.tags.push_back("split");
+      rule.comments.push_back(fmt::format("merge of the two concatenated graphs of {}", source));
+      rule.comments.push_back(fmt::format(
+          "verified: shapes {}, numeric {} ({})", verdict_name(results[k].report.shape.verdict),
+          verdict_name(results[k].report.numeric.verdict), results[k].report.numeric.detail));
+      report.rules.push_back(std::move(rule));
+      ++report.merges;
+    }
+    progress(fmt::format("{} merge candidates, {} verified", merges.size(), report.merges));
   }
 
   std::vector<std::string> header = {

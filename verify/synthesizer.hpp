@@ -6,7 +6,8 @@
 // verify the rest in parallel with the verifier (shape soundness with Z3, numeric tests;
 // verifier.hpp) — first without a condition, then under the shape conditions read from the
 // variables' declarations — and accept the verified ones in order unless an earlier acceptance
-// derives them.
+// derives them. Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
+// the same way.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread
@@ -32,6 +33,7 @@ struct SynthesisOptions {
   std::size_t max_ops = 2;            // operators per side at most
   std::size_t max_terms = 1'000'000;  // new terms per size at most (then truncated)
   bool representatives_only = true;   // grow terms from one term per fingerprint (Ruler)
+  bool merges = true;                 // two-output merge rules from concat rules (merge_rules.hpp)
   FingerprintOptions fingerprint;
   VerifyOptions verify;  // jobs are taken from fingerprint.jobs
   DerivationLimits derivation;
@@ -52,7 +54,9 @@ struct SynthesisStage {
 };
 
 struct SynthesisReport {
-  std::vector<WrittenRule> rules;  // verified and not derivable from one another, in order
+  std::vector<WrittenRule> rules;  // verified and not derivable from one another, in order, then
+                                   // the verified merge rules
+  std::size_t merges = 0;          // merge rules among them
   std::vector<RejectedCandidate> rejected;
   std::vector<SynthesisStage> stages;
   std::size_t candidates = 0;  // proposed equalities
