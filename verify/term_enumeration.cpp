@@ -38,13 +38,6 @@ dsl::Term attribute_term(const tensor::Attr& attr) {
 
 }  // namespace
 
-std::vector<std::size_t> variables_of(const GraphTerm& term) {
-  std::vector<std::size_t> out;
-  for (std::size_t v = 0; v < 64; ++v)
-    if (term.variables >> v & 1) out.push_back(v);
-  return out;
-}
-
 TermPool::TermPool(const SynthesisVocabulary& vocabulary) : vocabulary_(vocabulary) {
   if (vocabulary.variables.size() > 64) throw Error("synthesis takes at most 64 variables");
   for (std::size_t v = 0; v < vocabulary.variables.size(); ++v) {

@@ -63,7 +63,4 @@ class TermPool {
   std::vector<GraphTerm> terms_;
 };
 
-// The variable indices a term uses, in increasing order.
-std::vector<std::size_t> variables_of(const GraphTerm& term);
-
 }  // namespace mctsat::verify

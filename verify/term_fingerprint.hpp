@@ -65,10 +65,6 @@ class Fingerprinter {
 
   // Identifies the inputs (shape instances, variables, sets, seed): the cache's settings.
   std::string settings() const;
-  // The inputs of instance `instance`, set `set`, by variable name.
-  const std::map<std::string, tensor::Tensor>& inputs(std::size_t instance, std::size_t set) const {
-    return inputs_.at(instance).at(set);
-  }
 
  private:
   const TermPool& pool_;
