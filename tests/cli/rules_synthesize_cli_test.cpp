@@ -56,8 +56,8 @@ rule relu-thrice: (relu (relu (relu ?a))) => (relu ?a)
 rule transpose-relu-transpose: (transpose (relu (transpose ?a [1, 0])) [1, 0]) => (relu ?a)
 rule wrong: (relu ?a) => ?a
 )";
-  const auto out = run_json("rules derivable " + scratch.file("targets.rules") + " --from " +
-                            laws + " --json");
+  const auto out =
+      run_json("rules derivable " + scratch.file("targets.rules") + " --from " + laws + " --json");
   CHECK(out["total"] == 3);
   CHECK(out["derivable"] == 2);
   CHECK(out["rules"][2]["name"] == "wrong");
