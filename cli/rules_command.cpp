@@ -1,5 +1,7 @@
-// `mctsat rules check|fmt|import-tensat`: checking rule files (a per-ruleset summary), printing
-// their canonical form, and converting TENSAT rule files.
+// `mctsat rules check|fmt|import-tensat|import-taso-equations|synthesize|derivable`: checking rule
+// files (a per-ruleset summary), printing their canonical form, converting TENSAT's and TASO's rule
+// files, synthesizing verified rules from the operator catalog, and asking which rules others
+// derive.
 #include <iostream>
 #include <map>
 
@@ -13,6 +15,9 @@
 #include "dsl/taso_equation_import.hpp"
 #include "dsl/tensat_import.hpp"
 #include "support/files.hpp"
+#include "verify/equation.hpp"
+#include "verify/rule_derivation.hpp"
+#include "verify/synthesizer.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -30,7 +35,7 @@ void add_check(CLI::App& rules) {
   command->callback([options] {
     dsl::Diagnostics diagnostics;
     const dsl::RuleLibrary library = dsl::load_rule_files(options->paths, diagnostics);
-    diagnostics.throw_if_errors();  // every diagnostic, warnings included, in the error
+    diagnostics.throw_if_errors();      // every diagnostic, warnings included, in the error
     std::cerr << diagnostics.render();  // warnings only
     struct Counts {
       std::size_t rules = 0, multi = 0, conditional = 0, axioms = 0;
@@ -73,7 +78,7 @@ void add_fmt(CLI::App& rules) {
   command->callback([path] {
     dsl::Diagnostics diagnostics;
     const dsl::RuleFile file = dsl::parse_rule_text(read_text_file(*path), *path, diagnostics);
-    diagnostics.throw_if_errors();  // every diagnostic, warnings included, in the error
+    diagnostics.throw_if_errors();      // every diagnostic, warnings included, in the error
     std::cerr << diagnostics.render();  // warnings only
     std::cout << dsl::format_rule_file(file);
   });
@@ -101,7 +106,7 @@ void add_import(CLI::App& rules) {
                                             "tensat-multi", diagnostics);
       rules.insert(rules.end(), multi.begin(), multi.end());
     }
-    diagnostics.throw_if_errors();  // every diagnostic, warnings included, in the error
+    diagnostics.throw_if_errors();      // every diagnostic, warnings included, in the error
     std::cerr << diagnostics.render();  // warnings only
     const std::string text = dsl::tensat_rules_to_dsl(rules, options->ruleset);
     // Check what was produced before writing it.
@@ -127,28 +132,173 @@ void add_import_taso_equations(CLI::App& rules) {
   command->add_option("--ruleset", options->ruleset, "Ruleset of the imported rules")
       ->capture_default_str();
   command->callback([options] {
-    const auto imported = dsl::import_taso_equations(read_text_file(options->input), options->input);
+    const auto imported =
+        dsl::import_taso_equations(read_text_file(options->input), options->input);
     const std::string text = dsl::taso_equations_to_dsl(imported.rules, options->ruleset);
     const std::size_t kept = imported.rules.size();
     write_file_atomically(options->output, text);
     std::map<std::string, std::size_t> reasons;
     for (const auto& s : imported.skipped) ++reasons[s.reason];
-    std::cout << fmt::format("wrote {} rules to {}; skipped {} equations:\n", kept,
-                             options->output, imported.skipped.size());
+    std::cout << fmt::format("wrote {} rules to {}; skipped {} equations:\n", kept, options->output,
+                             imported.skipped.size());
     for (const auto& [reason, count] : reasons)
       std::cout << fmt::format("  {:>4}  {}\n", count, reason);
+  });
+}
+
+void add_synthesize(CLI::App& rules) {
+  struct Options {
+    std::vector<std::string> ops, shapes = {"x:n,n", "y:n,n", "z:n,n"}, dims = {"n=2,3"}, existing;
+    std::string output, cache;
+    verify::SynthesisOptions synthesis;
+    bool all_terms = false, no_merges = false, json = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* command = rules.add_subcommand(
+      "synthesize", "Enumerate small graphs, propose equalities by fingerprint, verify, minimise");
+  command->add_option("--ops", o->ops, "Operators to enumerate (comma-separated)")
+      ->required()
+      ->delimiter(',');
+  command->add_option("--max-ops", o->synthesis.max_ops, "Operators per side at most")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 6));
+  command->add_option("--shapes", o->shapes, "Tensor variables with symbolic shapes (NAME:DIM,...)")
+      ->capture_default_str();
+  command->add_option("--dims", o->dims, "Values of the shape symbols, one per instance (S=V,...)")
+      ->capture_default_str();
+  command->add_option("--rules", o->existing,
+                      "Existing rule files or directories: their consequences are not proposed");
+  command->add_option("-o,--output", o->output, "Rule file to write")->required();
+  command->add_option("--ruleset", o->synthesis.ruleset, "Ruleset (and name prefix) of the rules")
+      ->capture_default_str();
+  command->add_option("--seed", o->synthesis.fingerprint.seed, "Seed of the fingerprint inputs")
+      ->capture_default_str();
+  command
+      ->add_option("--input-sets", o->synthesis.fingerprint.integer_sets,
+                   "Integer input sets per shape instance")
+      ->capture_default_str();
+  command
+      ->add_option("--real-sets", o->synthesis.fingerprint.real_sets,
+                   "Real-valued input sets per shape instance")
+      ->capture_default_str();
+  command
+      ->add_option("--samples", o->synthesis.verify.numeric.samples,
+                   "Concrete assignments the verifier tests per candidate")
+      ->capture_default_str();
+  command
+      ->add_option("--derive-iterations", o->synthesis.derivation.iterations,
+                   "Saturation iterations when checking whether a candidate is derivable")
+      ->capture_default_str();
+  command->add_option("--max-terms", o->synthesis.max_terms, "New terms per size at most")
+      ->capture_default_str();
+  command->add_flag("--all-terms", o->all_terms,
+                    "Grow terms from every term, not one per fingerprint");
+  command->add_flag("--no-merges", o->no_merges,
+                    "Write no two-output merge rules (read off concat rules)");
+  command->add_option("--cache", o->cache, "Fingerprint cache file (reused by a larger run)");
+  command->add_option("-j,--jobs", o->synthesis.fingerprint.jobs, "Threads (0: every core)")
+      ->capture_default_str();
+  command->add_flag("--json", o->json, "Print JSON");
+  command->callback([o] {
+    const auto vocabulary = verify::make_vocabulary(o->ops, o->shapes, o->dims);
+    std::vector<dsl::CheckedRule> existing;
+    if (!o->existing.empty()) existing = dsl::load_rules_or_throw(o->existing).rules;
+    verify::SynthesisOptions options = o->synthesis;
+    options.representatives_only = !o->all_terms;
+    options.merges = !o->no_merges;
+    if (!o->cache.empty()) options.cache_path = o->cache;
+    if (!o->json) options.progress = [](const std::string& line) { std::cerr << line << '\n'; };
+    const verify::SynthesisReport report = verify::synthesize(vocabulary, existing, options);
+    write_file_atomically(o->output, report.text);
+    if (o->json) {
+      nlohmann::json out = {{"output", o->output},
+                            {"rules", report.rules.size()},
+                            {"merges", report.merges},
+                            {"candidates", report.candidates},
+                            {"derivable", report.derivable},
+                            {"verified", report.verified},
+                            {"cache_hits", report.cache_hits},
+                            {"rejected", nlohmann::json::array()},
+                            {"stages", nlohmann::json::array()},
+                            {"seconds",
+                             {{"total", report.seconds},
+                              {"enumerate", report.enumerate_seconds},
+                              {"fingerprint", report.fingerprint_seconds},
+                              {"verify", report.verify_seconds},
+                              {"derive", report.derive_seconds}}}};
+      for (const auto& r : report.rejected)
+        out["rejected"].push_back({{"rule", r.rule}, {"reason", r.reason}});
+      for (const auto& s : report.stages)
+        out["stages"].push_back({{"ops", s.ops},
+                                 {"terms", s.terms},
+                                 {"well_formed", s.well_formed},
+                                 {"distinct", s.kept},
+                                 {"truncated", s.truncated}});
+      std::cout << out.dump(2) << '\n';
+      return;
+    }
+    for (const auto& r : report.rejected)
+      std::cout << fmt::format("rejected {}: {}\n", r.rule, r.reason);
+    std::cout << fmt::format(
+        "wrote {} rules to {}: {} candidates, {} derivable from earlier rules, {} rejected; "
+        "{:.1f} s (fingerprints {:.1f} s, verification {:.1f} s, derivations {:.1f} s)\n",
+        report.rules.size(), o->output, report.candidates, report.derivable, report.rejected.size(),
+        report.seconds, report.fingerprint_seconds, report.verify_seconds, report.derive_seconds);
+  });
+}
+
+void add_derivable(CLI::App& rules) {
+  struct Options {
+    std::vector<std::string> targets, from;
+    verify::DerivationLimits limits;
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* command = rules.add_subcommand(
+      "derivable", "Which rules of some files follow from other rules by bounded saturation");
+  command->add_option("targets", o->targets, "Rule files or directories to derive")->required();
+  command->add_option("--from", o->from, "Rule files or directories to derive them with")
+      ->required();
+  command->add_option("--iterations", o->limits.iterations, "Saturation iterations per rule")
+      ->capture_default_str();
+  command->add_option("--nodes", o->limits.nodes, "E-graph nodes per rule at most")
+      ->capture_default_str();
+  command->add_flag("--json", o->json, "Print JSON");
+  command->callback([o] {
+    const auto targets = dsl::load_rules_or_throw(o->targets);
+    const dsl::RuleSet from(dsl::load_rules_or_throw(o->from).rules);
+    nlohmann::json out = {{"rules", nlohmann::json::array()}};
+    std::size_t derived = 0, unknown = 0;
+    for (const auto& rule : targets.rules) {
+      const auto verdict = verify::derivable_at_example(verify::equation_of(rule), from, o->limits);
+      const char* text = !verdict ? "no example" : *verdict ? "derivable" : "not derived";
+      derived += verdict.value_or(false);
+      unknown += !verdict;
+      out["rules"].push_back({{"name", rule.name}, {"verdict", text}});
+      if (!o->json) std::cout << fmt::format("{:<28} {}\n", rule.name, text);
+    }
+    out["derivable"] = derived;
+    out["total"] = targets.rules.size();
+    out["no_example"] = unknown;
+    if (o->json)
+      std::cout << out.dump(2) << '\n';
+    else
+      std::cout << fmt::format("{} of {} rules derivable ({} without a concrete example)\n",
+                               derived, targets.rules.size(), unknown);
   });
 }
 
 }  // namespace
 
 void add_rules_command(CLI::App& app) {
-  CLI::App* rules = app.add_subcommand("rules", "Check, format and import rule files");
+  CLI::App* rules = app.add_subcommand("rules", "Check, format, import and synthesize rule files");
   rules->require_subcommand(1);
   add_check(*rules);
   add_fmt(*rules);
   add_import(*rules);
   add_import_taso_equations(*rules);
+  add_synthesize(*rules);
+  add_derivable(*rules);
 }
 
 }  // namespace mctsat::cli

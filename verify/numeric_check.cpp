@@ -127,7 +127,31 @@ std::optional<Binding> next_binding(z3::context& z3, Candidate& c,
   return std::nullopt;
 }
 
+// The rank combinations of `equation` in the seeded order check_numeric tries them.
+std::vector<SizeAssignment> shuffled_sizes(const Equation& equation,
+                                           const NumericCheckOptions& options) {
+  bool truncated = false;
+  auto assignments =
+      enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated);
+  std::mt19937_64 order(options.seed);
+  for (std::size_t i = assignments.size(); i > 1; --i)
+    std::swap(assignments[i - 1], assignments[order() % i]);
+  return assignments;
+}
+
 }  // namespace
+
+std::optional<Binding> example_binding(const Equation& equation,
+                                       const NumericCheckOptions& options) {
+  z3::context z3;
+  std::mt19937_64 spread(options.seed * 0x9E3779B97F4A7C15ull + 1);
+  for (const auto& sizes : shuffled_sizes(equation, options)) {
+    Candidate candidate{std::make_unique<SymbolicEquation>(z3, equation, sizes), {}, false};
+    if (!candidate.symbolic->lhs_error.empty() || !candidate.symbolic->rhs_error.empty()) continue;
+    if (auto binding = next_binding(z3, candidate, options, spread)) return binding;
+  }
+  return std::nullopt;
+}
 
 CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options) {
   const CheckClock clock;
@@ -136,14 +160,9 @@ CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& o
   };
 
   z3::context z3;
-  bool truncated = false;
   // A seeded shuffle of the rank combinations, so that samples spread over them; candidates are
   // built lazily (most equations need only the first few).
-  auto assignments =
-      enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated);
-  std::mt19937_64 order(options.seed);
-  for (std::size_t i = assignments.size(); i > 1; --i)
-    std::swap(assignments[i - 1], assignments[order() % i]);
+  const auto assignments = shuffled_sizes(equation, options);
   std::vector<Candidate> candidates;
   std::size_t next_assignment = 0;
   auto next_candidate = [&]() -> Candidate* {

@@ -9,6 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <optional>
+
+#include "verify/binding.hpp"
 #include "verify/check_result.hpp"
 #include "verify/equation.hpp"
 
@@ -25,5 +28,11 @@ struct NumericCheckOptions {
 };
 
 CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options);
+
+// The first concrete assignment check_numeric tests (both sides well-formed, the condition true),
+// or nullopt when none is found within the bounds: for instantiating an equation elsewhere (e.g.
+// deriving it by saturation, rule_derivation.hpp).
+std::optional<Binding> example_binding(const Equation& equation,
+                                       const NumericCheckOptions& options);
 
 }  // namespace mctsat::verify

@@ -253,8 +253,8 @@ TEST_CASE("rules import-tensat writes nothing when its input is bad") {
 }
 
 TEST_CASE("rules and each of its commands has --help") {
-  CHECK(contains(run_ok("rules --help"), "Check, format and import rule files"));
-  for (const char* command : {"check", "fmt", "import-tensat"}) {
+  CHECK(contains(run_ok("rules --help"), "Check, format, import and synthesize rule files"));
+  for (const char* command : {"check", "fmt", "import-tensat", "synthesize", "derivable"}) {
     const std::string help = run_ok(std::string("rules ") + command + " --help");
     CHECK(contains(help, std::string("rules ") + command + " [OPTIONS]"));
   }

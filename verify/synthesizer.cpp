@@ -1,0 +1,332 @@
+// The rule synthesis driver (see synthesizer.hpp).
+#include "verify/synthesizer.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "dsl/lowering.hpp"
+#include "support/error.hpp"
+#include "verify/candidate_rules.hpp"
+#include "verify/merge_rules.hpp"
+#include "verify/term_enumeration.hpp"
+
+namespace mctsat::verify {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void collect_ops(const TermPool& pool, TermId id, std::set<std::string>& names) {
+  const GraphTerm& t = pool.term(id);
+  if (t.choice == GraphTerm::kVariable) return;
+  names.insert(std::string(tensor::op_name(pool.vocabulary().choices[t.choice].op)));
+  for (TermId a : t.args) collect_ops(pool, a, names);
+}
+
+std::string failure_reason(const EquationReport& r) {
+  std::vector<std::string> parts;
+  if (r.shape.verdict == Verdict::kFail) parts.push_back("shape check: " + r.shape.detail);
+  if (r.numeric.verdict == Verdict::kFail) parts.push_back("numeric test: " + r.numeric.detail);
+  if (parts.empty() && r.unverified()) parts.push_back(unverified_reason(r));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+struct Verified {
+  bool pass = false;
+  std::string reason;  // why not, or the verdicts
+  EquationReport report;
+};
+
+// Verifies rules (read one way) in parallel; by rule, in order.
+std::vector<Verified> verify_rules(const std::vector<WrittenRule>& rules,
+                                   const VerifyOptions& options) {
+  std::vector<Verified> out(rules.size());
+  if (rules.empty()) return out;
+  std::string text = "ruleset synthesis-candidates\n";
+  for (const auto& r : rules) text += rule_text(r, true);
+  dsl::Diagnostics diagnostics;
+  const dsl::RuleLibrary library = dsl::load_rule_text(text, "<candidates>", diagnostics);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    index[rules[i].name] = i;
+    out[i].reason = "the rule checker rejected it:\n" + diagnostics.render();
+  }
+  const auto reports = verify_library(library, library.rules, {}, options);
+  for (const auto& report : reports) {
+    Verified& v = out.at(index.at(report.name));
+    v.pass = !report.failed();
+    v.reason = v.pass ? "" : failure_reason(report);
+    v.report = report;
+  }
+  return out;
+}
+
+// The rules of `rule` read both ways where it is `<=>`, checked.
+std::vector<dsl::CheckedRule> checked(const WrittenRule& rule) {
+  dsl::Diagnostics diagnostics;
+  auto library = dsl::load_rule_text("ruleset synthesized\n" + rule_text(rule, false), "<accepted>",
+                                     diagnostics);
+  diagnostics.throw_if_errors();
+  return std::move(library.rules);
+}
+
+std::string vocabulary_text(const SynthesisVocabulary& v) {
+  std::vector<std::string> ops, vars, instances;
+  for (auto op : v.ops) ops.emplace_back(tensor::op_name(op));
+  for (const auto& var : v.variables) {
+    std::vector<std::string> dims;
+    for (const auto& d : var.dims)
+      dims.push_back(d.symbol.empty() ? std::to_string(d.size) : d.symbol);
+    vars.push_back(fmt::format("{}:{}", var.name, fmt::join(dims, ",")));
+  }
+  for (const auto& instance : v.instances) {
+    std::vector<std::string> values;
+    for (const auto& [symbol, value] : instance)
+      values.push_back(fmt::format("{}={}", symbol, value));
+    instances.push_back(fmt::format("{}", fmt::join(values, " ")));
+  }
+  return fmt::format("operators {}; variables {}; shape instances {}", fmt::join(ops, ", "),
+                     fmt::join(vars, " "), fmt::join(instances, " | "));
+}
+
+}  // namespace
+
+SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
+                           const std::vector<dsl::CheckedRule>& existing,
+                           const SynthesisOptions& options) {
+  const auto start = Clock::now();
+  auto progress = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+  SynthesisReport report;
+  TermPool pool(vocabulary);
+  const Fingerprinter fingerprinter(pool, options.fingerprint);
+  std::optional<FingerprintCache> cache;
+  if (options.cache_path) cache.emplace(*options.cache_path, fingerprinter.settings());
+  FingerprintCache* cache_ptr = cache ? &*cache : nullptr;
+
+  // Enumerate and fingerprint, size by size.
+  std::vector<TermId> all, usable;
+  std::vector<Fingerprint> prints;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> represented;
+  auto take = [&](const std::vector<TermId>& ids, SynthesisStage& stage) {
+    const auto t0 = Clock::now();
+    const auto f = fingerprinter.fingerprint(ids, cache_ptr);
+    report.fingerprint_seconds += since(t0);
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      if (!f[k].valid()) continue;
+      ++stage.well_formed;
+      if (!options.representatives_only ||
+          represented.insert({f[k].hash, f[k].valid_instances}).second) {
+        usable.push_back(ids[k]);
+        ++stage.kept;
+      }
+    }
+    all.insert(all.end(), ids.begin(), ids.end());
+    prints.insert(prints.end(), f.begin(), f.end());
+    stage.terms = ids.size();
+    report.stages.push_back(stage);
+  };
+  {
+    std::vector<TermId> variables;
+    for (std::size_t v = 0; v < vocabulary.variables.size(); ++v)
+      variables.push_back(static_cast<TermId>(v));
+    SynthesisStage stage;
+    take(variables, stage);
+  }
+  for (std::size_t ops = 1; ops <= options.max_ops; ++ops) {
+    SynthesisStage stage;
+    stage.ops = ops;
+    const auto t0 = Clock::now();
+    const auto ids = pool.grow(ops, usable, options.max_terms, stage.truncated);
+    report.enumerate_seconds += since(t0);
+    take(ids, stage);
+    progress(fmt::format("{} operator{}: {} terms, {} well-formed, {} distinct fingerprints{}", ops,
+                         ops == 1 ? "" : "s", stage.terms, stage.well_formed, stage.kept,
+                         stage.truncated ? " (truncated)" : ""));
+  }
+  if (cache) {
+    cache->save();
+    report.cache_hits = cache->hits();
+  }
+
+  std::vector<CandidateRule> candidates = propose_candidates(pool, all, prints);
+  report.candidates = candidates.size();
+  progress(fmt::format("{} candidate equalities", candidates.size()));
+
+  std::vector<dsl::CheckedRule> known = existing;
+  auto rule_set = std::make_unique<dsl::RuleSet>(known);
+  auto is_derivable = [&](const CandidateRule& c) {
+    const auto instance = static_cast<std::size_t>(std::countr_zero(c.fingerprint.valid_instances));
+    return derivable(pool.graph(c.lhs, instance), pool.graph(c.rhs, instance), *rule_set,
+                     options.derivation);
+  };
+  const std::size_t jobs = options.fingerprint.jobs;
+  tbb::task_arena arena(jobs == 0 ? tbb::this_task_arena::max_concurrency()
+                                  : static_cast<int>(jobs));
+  VerifyOptions verify_options = options.verify;
+  verify_options.jobs = jobs;
+
+  auto written = [&](const CandidateRule& c, std::string name, std::string condition) {
+    WrittenRule r;
+    r.name = std::move(name);
+    r.lhs = c.lhs_text;
+    r.rhs = c.rhs_text;
+    r.bidirectional = c.bidirectional;
+    r.condition = std::move(condition);
+    return r;
+  };
+
+  // Windows of candidates in order: derivable ones dropped, the others verified in parallel,
+  // then accepted one by one. Small windows waste little verification on candidates that an
+  // acceptance in the same window derives; their size is fixed, so results do not depend on the
+  // thread count.
+  constexpr std::size_t kWindow = 32;
+  for (std::size_t begin = 0; begin < candidates.size();) {
+    const std::size_t end = std::min(candidates.size(), begin + kWindow);
+
+    // Drop what the rules so far derive.
+    auto t0 = Clock::now();
+    std::vector<char> derived(end - begin, 0);
+    arena.execute([&] {
+      tbb::parallel_for(begin, end,
+                        [&](std::size_t i) { derived[i - begin] = is_derivable(candidates[i]); });
+    });
+    report.derive_seconds += since(t0);
+    std::vector<std::size_t> open;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (derived[i - begin])
+        ++report.derivable;
+      else
+        open.push_back(i);
+    }
+
+    // Verify: first as found, then under the declared shapes' conditions.
+    t0 = Clock::now();
+    std::vector<WrittenRule> plain;
+    for (std::size_t i : open) plain.push_back(written(candidates[i], fmt::format("c{}", i), ""));
+    const auto first = verify_rules(plain, verify_options);
+    std::vector<WrittenRule> conditioned;
+    std::vector<std::size_t> conditioned_of;  // index into `open`, up to three variants each
+    for (std::size_t k = 0; k < open.size(); ++k) {
+      if (first[k].pass) continue;
+      const ShapeConditions conditions = shape_conditions(candidates[open[k]], vocabulary);
+      // Weakest first: same shapes; then equal dimensions; then ranks too.
+      std::vector<std::vector<std::string>> variants(3, conditions.same_shapes);
+      variants[1].insert(variants[1].end(), conditions.dims.begin(), conditions.dims.end());
+      variants[2] = variants[1];
+      variants[2].insert(variants[2].end(), conditions.ranks.begin(), conditions.ranks.end());
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        const auto* atoms = &variants[v];
+        if (atoms->empty() || (v > 0 && *atoms == variants[v - 1])) continue;
+        conditioned.push_back(written(candidates[open[k]],
+                                      fmt::format("c{}-{}", open[k], conditioned.size()),
+                                      fmt::format("{}", fmt::join(*atoms, " and "))));
+        conditioned_of.push_back(k);
+      }
+    }
+    const auto second = verify_rules(conditioned, verify_options);
+    report.verify_seconds += since(t0);
+
+    // Accept in order, unless derivable from what was accepted before.
+    t0 = Clock::now();
+    for (std::size_t k = 0; k < open.size(); ++k) {
+      const CandidateRule& c = candidates[open[k]];
+      const Verified* chosen = first[k].pass ? &first[k] : nullptr;
+      const WrittenRule* chosen_rule = chosen ? &plain[k] : nullptr;
+      for (std::size_t j = 0; j < conditioned.size() && !chosen; ++j)
+        if (conditioned_of[j] == k && second[j].pass) {
+          chosen = &second[j];
+          chosen_rule = &conditioned[j];
+        }
+      if (!chosen) {
+        report.rejected.push_back({c.lhs_text + " => " + c.rhs_text, first[k].reason});
+        continue;
+      }
+      ++report.verified;
+      if (is_derivable(c)) {
+        ++report.derivable;
+        continue;
+      }
+      WrittenRule rule = *chosen_rule;
+      rule.name = fmt::format("{}-{:03}", options.ruleset, report.rules.size() + 1);
+      std::set<std::string> ops;
+      collect_ops(pool, c.lhs, ops);
+      collect_ops(pool, c.rhs, ops);
+      rule.tags = {"synthesized"};
+      rule.tags.insert(rule.tags.end(), ops.begin(), ops.end());
+      rule.comments.push_back(fmt::format("{} => {} operators; fingerprint {:016x}", c.lhs_ops,
+                                          c.rhs_ops, c.fingerprint.hash));
+      rule.comments.push_back(fmt::format(
+          "verified: shapes {}, numeric {} ({})", verdict_name(chosen->report.shape.verdict),
+          verdict_name(chosen->report.numeric.verdict), chosen->report.numeric.detail));
+      if (!rule.condition.empty())
+        rule.comments.push_back("condition from the declared shapes; without it: " +
+                                first[k].reason);
+      for (auto& r : checked(rule)) known.push_back(std::move(r));
+      rule_set = std::make_unique<dsl::RuleSet>(known);
+      report.rules.push_back(std::move(rule));
+    }
+    report.derive_seconds += since(t0);
+    if (end == candidates.size() || candidates[end].size() != candidates[end - 1].size())
+      progress(fmt::format("candidates of {} operators done: {} verified, {} rules so far",
+                           candidates[end - 1].size(), report.verified, report.rules.size()));
+    begin = end;
+  }
+
+  if (options.merges) {
+    const auto t0 = Clock::now();
+    const std::vector<WrittenRule> merges = merge_candidates(report.rules);
+    const auto results = verify_rules(merges, verify_options);
+    report.verify_seconds += since(t0);
+    const std::size_t singles = report.rules.size();
+    for (std::size_t k = 0; k < merges.size(); ++k) {
+      if (!results[k].pass) {
+        report.rejected.push_back({merges[k].lhs + " => " + merges[k].rhs, results[k].reason});
+        continue;
+      }
+      const std::string source = merges[k].name.substr(0, merges[k].name.size() - 6);
+      WrittenRule rule = merges[k];
+      rule.name = fmt::format("{}-merge-{:03}", options.ruleset, report.merges + 1);
+      for (std::size_t i = 0; i < singles; ++i)
+        if (report.rules[i].name == source) rule.tags = report.rules[i].tags;
+      rule.tags.insert(rule.tags.begin() + 1, "multi");
+      if (std::find(rule.tags.begin(), rule.tags.end(), "split") == rule.tags.end())
+        rule.tags.push_back("split");
+      rule.comments.push_back(fmt::format("merge of the two concatenated graphs of {}", source));
+      rule.comments.push_back(fmt::format(
+          "verified: shapes {}, numeric {} ({})", verdict_name(results[k].report.shape.verdict),
+          verdict_name(results[k].report.numeric.verdict), results[k].report.numeric.detail));
+      report.rules.push_back(std::move(rule));
+      ++report.merges;
+    }
+    progress(fmt::format("{} merge candidates, {} verified", merges.size(), report.merges));
+  }
+
+  std::vector<std::string> header = {
+      fmt::format(
+          "Synthesized by `mctsat rules synthesize`: {} rules of up to {} operators per side.",
+          report.rules.size(), options.max_ops),
+      vocabulary_text(vocabulary),
+      fmt::format("fingerprints: {} integer and {} real input sets per instance, seed {}",
+                  options.fingerprint.integer_sets, options.fingerprint.real_sets,
+                  options.fingerprint.seed),
+      "Every rule passed `mctsat verify`'s shape and numeric checks; none is derivable from the",
+      "rules before it (or the existing rules given) by a few iterations of equality saturation."};
+  report.text = synthesized_rule_file(report.rules, options.ruleset, header);
+  report.seconds = since(start);
+  return report;
+}
+
+}  // namespace mctsat::verify

@@ -1,0 +1,76 @@
+// Rule synthesis (`mctsat rules synthesize`), the driver: enumerate terms of up to `max_ops`
+// operators bottom-up (term_enumeration.hpp), fingerprint them (term_fingerprint.hpp), propose
+// equalities inside fingerprint buckets (candidate_rules.hpp), then, in order of size (both
+// sides' operators) and in small windows: drop candidates that the rules accepted so far (and the
+// existing rules given) already derive by bounded equality saturation (rule_derivation.hpp),
+// verify the rest in parallel with the verifier (shape soundness with Z3, numeric tests;
+// verifier.hpp) — first without a condition, then under the shape conditions read from the
+// variables' declarations — and accept the verified ones in order unless an earlier acceptance
+// derives them. Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
+// the same way.
+// Only verified rules are accepted; every rejected candidate keeps its counterexample.
+//
+// Deterministic: the same vocabulary, options and seed give the same rules for every thread
+// count (fingerprints and verification run in parallel into fixed slots; acceptance is serial).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/rule_library.hpp"
+#include "verify/rule_derivation.hpp"
+#include "verify/rule_writing.hpp"
+#include "verify/synthesis_vocabulary.hpp"
+#include "verify/term_fingerprint.hpp"
+#include "verify/verifier.hpp"
+
+namespace mctsat::verify {
+
+struct SynthesisOptions {
+  std::size_t max_ops = 2;            // operators per side at most
+  std::size_t max_terms = 1'000'000;  // new terms per size at most (then truncated)
+  bool representatives_only = true;   // grow terms from one term per fingerprint (Ruler)
+  bool merges = true;                 // two-output merge rules from concat rules (merge_rules.hpp)
+  FingerprintOptions fingerprint;
+  VerifyOptions verify;  // jobs are taken from fingerprint.jobs
+  DerivationLimits derivation;
+  std::string ruleset = "synthesized";
+  std::optional<std::string> cache_path;             // fingerprint cache file
+  std::function<void(const std::string&)> progress;  // one line per stage, for a person
+};
+
+struct RejectedCandidate {
+  std::string rule;    // "LHS => RHS"
+  std::string reason;  // the failing check and its counterexample
+};
+
+struct SynthesisStage {
+  std::size_t ops = 0;  // terms of this many operators
+  std::size_t terms = 0, well_formed = 0, kept = 0;
+  bool truncated = false;
+};
+
+struct SynthesisReport {
+  std::vector<WrittenRule> rules;  // verified and not derivable from one another, in order, then
+                                   // the verified merge rules
+  std::size_t merges = 0;          // merge rules among them
+  std::vector<RejectedCandidate> rejected;
+  std::vector<SynthesisStage> stages;
+  std::size_t candidates = 0;  // proposed equalities
+  std::size_t derivable = 0;   // dropped: derived from accepted or existing rules
+  std::size_t verified = 0;    // passed verification (some later found derivable)
+  std::size_t cache_hits = 0;
+  double enumerate_seconds = 0, fingerprint_seconds = 0, verify_seconds = 0, derive_seconds = 0,
+         seconds = 0;
+  std::string text;  // the rule file
+};
+
+// `existing`: rules whose consequences are not proposed (may be empty).
+SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
+                           const std::vector<dsl::CheckedRule>& existing,
+                           const SynthesisOptions& options);
+
+}  // namespace mctsat::verify

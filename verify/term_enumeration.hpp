@@ -1,0 +1,66 @@
+// Enumerating candidate graphs for rule synthesis, bottom-up by size: a term is a variable or an
+// operator choice (operator with its attribute values, synthesis_vocabulary.hpp) applied to
+// smaller terms. Terms are hash-consed (each argument tuple is built once per operator choice),
+// so a term may share subterms and its size is the number of distinct operator subterms — the
+// operator count of the graph it stands for: (ewadd (relu ?x) (relu ?x)) has two.
+//
+// Terms are trees of ids into the pool; the pool turns them into DSL pattern terms (for printing
+// and for the verifier) and into concrete graphs under one shape instance (for fingerprinting).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "dsl/ast.hpp"
+#include "tensor/graph.hpp"
+#include "verify/synthesis_vocabulary.hpp"
+
+namespace mctsat::verify {
+
+using TermId = std::uint32_t;
+
+struct GraphTerm {
+  static constexpr std::size_t kVariable = std::numeric_limits<std::size_t>::max();
+  std::size_t choice = kVariable;  // index into SynthesisVocabulary::choices
+  std::size_t variable = 0;        // a variable term: index into SynthesisVocabulary::variables
+  std::vector<TermId> args;
+  std::vector<TermId> operators;  // the distinct operator subterms, itself included, sorted
+  std::uint64_t variables = 0;    // bit v: variable v occurs
+  std::size_t ops() const { return operators.size(); }
+};
+
+class TermPool {
+ public:
+  // A pool holding one term per variable (ids 0..variables-1). At most 64 variables.
+  explicit TermPool(const SynthesisVocabulary& vocabulary);
+
+  const SynthesisVocabulary& vocabulary() const { return vocabulary_; }
+  const GraphTerm& term(TermId id) const { return terms_.at(id); }
+  std::size_t size() const { return terms_.size(); }
+
+  // Adds every term of exactly `ops` operators whose arguments are among `usable` (terms of
+  // fewer operators; the caller keeps those that are well-formed somewhere), in a fixed order;
+  // returns their ids. Stops after `limit` new terms and sets `truncated`.
+  // Cost: for each operator choice of arity a, |usable|^a argument tuples are considered.
+  std::vector<TermId> grow(std::size_t ops, const std::vector<TermId>& usable, std::size_t limit,
+                           bool& truncated);
+
+  // The DSL pattern term: variables as ?name, attributes as literals, arguments in the catalog's
+  // positional order.
+  dsl::Term dsl_term(TermId id) const;
+  std::string text(TermId id) const;  // format_term of dsl_term
+
+  // The term's graph under shape instance `instance`: an input per variable it uses (named after
+  // it), one node per operator subterm, one output. Throws mctsat::Error when an operator rejects
+  // its inputs there.
+  tensor::Graph graph(TermId id, std::size_t instance) const;
+
+ private:
+  const SynthesisVocabulary& vocabulary_;
+  std::vector<GraphTerm> terms_;
+};
+
+}  // namespace mctsat::verify
