@@ -212,6 +212,11 @@ std::vector<OptionSpec> make_registry() {
       "never worse than taso's (none: do not run it)",
       kTasoGraphNames, +[](OptimizeOptions& o) -> TasoGraph& { return o.taso_graph; }, mcts));
   r.push_back(count(
+      "taso_patience", "--taso-patience",
+      "mcts with --taso-graph: stop its taso pass after this many explored graphs without a new "
+      "best graph (0: never; the taso strategy itself has no patience)",
+      +[](OptimizeOptions& o) -> std::size_t& { return o.taso_patience; }, 0, mcts));
+  r.push_back(count(
       "taso.budget", "--budget", "taso (and mcts with --taso-graph): graphs to explore",
       +[](OptimizeOptions& o) -> std::size_t& { return o.taso.budget; }, 1, taso));
   r.push_back(real(
