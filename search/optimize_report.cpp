@@ -69,6 +69,7 @@ nlohmann::json OptimizeReport::to_json() const {
         {"threads", options.limits.threads},
         {"batch", options.mcts.batch == 0 ? options.limits.threads : options.mcts.batch},
         {"stop_without_gain", options.mcts.stop_without_gain},
+        {"state_steps", r.mcts->state_steps},
         {"tie_break", name_of(kTieBreakNames, options.mcts.tie_break)},
         {"cpu_seconds", r.mcts->cpu_seconds},
         {"simulation_cpu_seconds", r.mcts->simulation_cpu_seconds},

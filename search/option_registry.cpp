@@ -171,6 +171,11 @@ std::vector<OptionSpec> make_registry() {
       "keeps committing it until the node limit, saturation or --max-steps, as the "
       "paper's planning loop does)",
       +[](OptimizeOptions& o) -> bool& { return o.mcts.stop_without_gain; }, mcts));
+  r.push_back(flag(
+      "mcts.best_state", "--best-state",
+      "mcts: the final extraction reads the committed state with the lowest reward cost (the "
+      "earliest of equals) instead of the last one (a larger e-graph may extract worse)",
+      +[](OptimizeOptions& o) -> bool& { return o.mcts.best_state; }, mcts));
   r.push_back(choice(
       "mcts.tie_break", "--tie-break",
       "mcts: which of the root actions with the best mean value a step commits "

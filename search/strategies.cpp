@@ -92,7 +92,7 @@ class MctsStrategy final : public Strategy {
       tensor::add_equivalent_graph(result.state, *result.fallback);
     result.stop = run.stop;
     result.iterations = run.steps.size();
-    for (const MctsStep& step : run.steps) committed.push_back(step.rule);
+    for (std::size_t i = 0; i < run.state_steps; ++i) committed.push_back(run.steps[i].rule);
     result.rules_used = count_rules(context.rules, committed);
     result.mcts = std::move(run);
     return result;
