@@ -1,6 +1,7 @@
 // `mctsat bench CONFIG`: runs a study (a grid of optimizations declared in a JSON config) with
 // isolated, resumable, shardable runs; `mctsat bench merge` joins the results of shards;
-// `mctsat bench report DIR` writes a Markdown table, CSV files and gnuplot plots.
+// `mctsat bench report DIR` writes a Markdown table, CSV files and gnuplot plots. With --slurm
+// the study runs as a Slurm job array; `bench status` and `bench collect` follow it.
 #include <unistd.h>
 
 #include <iostream>
@@ -10,6 +11,7 @@
 
 #include "bench/harness/machine_info.hpp"
 #include "bench/harness/run_records.hpp"
+#include "bench/harness/slurm_study.hpp"
 #include "bench/harness/study_config.hpp"
 #include "bench/harness/study_report.hpp"
 #include "bench/harness/study_runner.hpp"
@@ -27,6 +29,10 @@ struct BenchCliOptions {
   std::vector<std::uint64_t> seeds;
   bool resume = false, retry_failed = false, list = false, json = false, quiet = false,
        verify_rules = false;
+  // Slurm
+  bool slurm = false;
+  bench::SlurmOptions slurm_options;
+  std::string status_dir;
   // merge
   std::string merge_out;
   std::vector<std::string> merge_inputs;
@@ -64,9 +70,89 @@ void list_runs(const bench::Study& study, std::size_t index, std::size_t count, 
   if (json) std::cout << out.dump(2) << '\n';
 }
 
+void submit_to_slurm(const bench::Study& study, const BenchCliOptions& o) {
+  if (o.out.empty()) throw Error("bench --slurm: --out DIR is required (the study's directory)");
+  if (o.shard != "0/1" || !o.seeds.empty() || o.list || o.resume || o.retry_failed)
+    throw Error(
+        "bench --slurm: --shard, --seeds, --list, --resume and --retry-failed do not "
+        "apply (each task runs its shard and resumes by itself)");
+  bench::SlurmOptions options = o.slurm_options;
+  options.jobs = o.jobs;
+  const bench::SlurmSubmission s =
+      bench::submit_to_slurm(study, o.config, o.out, options, executable_path());
+  print_warnings(s.warnings);
+  if (o.json) {
+    std::cout << nlohmann::json{{"study", study.name},  {"tasks", s.task_count},
+                                {"submitted", s.tasks}, {"busy", s.busy},
+                                {"job", s.job_id},      {"script", s.script}}
+                     .dump(2)
+              << '\n';
+    return;
+  }
+  if (s.tasks.empty()) {
+    std::cout << (s.busy.empty()
+                      ? fmt::format("nothing to submit: every run is recorded; `mctsat bench "
+                                    "collect {}` merges them\n",
+                                    o.out)
+                      : fmt::format("nothing to submit: {} tasks are still queued or running\n",
+                                    s.busy.size()));
+    return;
+  }
+  if (o.slurm_options.dry_run) {
+    std::cout << fmt::format("wrote {} ({} of {} tasks); submit it with: sbatch {}\n", s.script,
+                             s.tasks.size(), s.task_count, s.script);
+    return;
+  }
+  std::cout << fmt::format(
+      "submitted job {}: {} of {} tasks{}; follow it with `mctsat bench status {}`\n", s.job_id,
+      s.tasks.size(), s.task_count,
+      s.busy.empty() ? "" : fmt::format(" ({} still queued or running)", s.busy.size()), o.out);
+}
+
+void print_status(const bench::StudyStatus& status, bool json) {
+  if (json) {
+    nlohmann::json tasks = nlohmann::json::array();
+    for (const bench::TaskStatus& t : status.tasks)
+      tasks.push_back({{"task", t.task},
+                       {"runs", t.runs},
+                       {"ok", t.ok},
+                       {"failed", t.failed},
+                       {"timed_out", t.timed_out},
+                       {"missing", t.missing},
+                       {"job", t.job_id},
+                       {"scheduler", t.scheduler},
+                       {"state", t.state}});
+    std::cout << nlohmann::json{{"study", status.study},
+                                {"scheduler_source", status.scheduler_source},
+                                {"runs", status.runs},
+                                {"ok", status.ok},
+                                {"failed", status.failed},
+                                {"timed_out", status.timed_out},
+                                {"missing", status.missing},
+                                {"tasks", tasks}}
+                     .dump(2)
+              << '\n';
+    return;
+  }
+  std::cout << fmt::format(
+      "study {}: {} runs: {} ok, {} failed, {} timed out, {} missing "
+      "(scheduler: {})\n",
+      status.study, status.runs, status.ok, status.failed, status.timed_out, status.missing,
+      status.scheduler_source);
+  std::cout << fmt::format("{:>5} {:>5} {:>5} {:>7} {:>9} {:>8}  {:<10} {}\n", "task", "runs", "ok",
+                           "failed", "timed out", "missing", "job", "state");
+  for (const bench::TaskStatus& t : status.tasks)
+    std::cout << fmt::format("{:>5} {:>5} {:>5} {:>7} {:>9} {:>8}  {:<10} {}{}\n", t.task, t.runs,
+                             t.ok, t.failed, t.timed_out, t.missing,
+                             t.job_id.empty() ? "-" : t.job_id, t.state,
+                             t.scheduler.empty() ? "" : " (" + t.scheduler + ")");
+}
+
 void run(const BenchCliOptions& o) {
-  if (o.config.empty()) throw Error("bench: expected a config file, or `merge` or `report`");
+  if (o.config.empty())
+    throw Error("bench: expected a config file, or `merge`, `report`, `status` or `collect`");
   bench::Study study = bench::load_study(o.config, {default_rule_path()});
+  if (o.slurm) return submit_to_slurm(study, o);
   if (!o.seeds.empty()) bench::restrict_seeds(study, o.seeds);
   bench::StudyRunOptions options;
   bench::parse_shard(o.shard, options.shard_index, options.shard_count);
@@ -119,6 +205,53 @@ void add_bench_command(CLI::App& app) {
   command->add_flag("--list", options->list, "Print the runs of the grid (or shard) and stop");
   command->add_flag("--json", options->json, "Print the summary (or --list) as JSON");
   command->add_flag("--quiet", options->quiet, "No progress output");
+  command->add_flag("--slurm", options->slurm,
+                    "Run the study as a Slurm job array (one shard per task) into --out; "
+                    "submitting again runs only what is missing or failed");
+  command->add_option("--partition", options->slurm_options.partition, "--slurm: sbatch partition");
+  command->add_option("--time", options->slurm_options.time,
+                      "--slurm: time limit of each task (Slurm format, e.g. 30 or 1:00:00)");
+  command->add_option("--mem", options->slurm_options.mem,
+                      "--slurm: memory of each task (e.g. 8G)");
+  command->add_option("--cpus-per-task", options->slurm_options.cpus_per_task,
+                      "--slurm: cores of each task (pair with --jobs)");
+  command
+      ->add_option("--max-parallel", options->slurm_options.max_parallel,
+                   "--slurm: at most this many tasks at once (0: no cap)")
+      ->capture_default_str();
+  command
+      ->add_option("--tasks", options->slurm_options.tasks,
+                   "--slurm: array tasks, one shard each (0: one per run, up to 1000)")
+      ->capture_default_str();
+  command->add_flag("--dry-run", options->slurm_options.dry_run,
+                    "--slurm: write the batch script, do not submit it");
+
+  CLI::App* status = command->add_subcommand(
+      "status", "Runs done, failed, timed out and missing per task of a Slurm study");
+  status->add_option("dir", options->status_dir, "Study directory (bench --slurm --out)")
+      ->required();
+  status->add_flag("--json", options->json, "Print the status as JSON");
+  status->callback([options] {
+    const bench::StudyStatus s = bench::slurm_status(options->status_dir);
+    print_warnings(s.warnings);
+    print_status(s, options->json);
+  });
+
+  CLI::App* collect = command->add_subcommand(
+      "collect", "Merge a Slurm study's task results into DIR/runs.jsonl (for bench report)");
+  collect->add_option("dir", options->status_dir, "Study directory (bench --slurm --out)")
+      ->required();
+  collect->add_flag("--json", options->json, "Print the summary as JSON");
+  collect->callback([options] {
+    std::vector<std::string> warnings;
+    const std::size_t n = bench::collect_slurm_parts(options->status_dir, &warnings);
+    print_warnings(warnings);
+    if (options->json)
+      std::cout << nlohmann::json{{"records", n}, {"out", options->status_dir}}.dump(2) << '\n';
+    else
+      std::cout << fmt::format("{} runs collected into {}/{}\n", n, options->status_dir,
+                               bench::results_file_name(0, 1));
+  });
 
   CLI::App* merge = command->add_subcommand("merge", "Join the results of shards of one study");
   merge->add_option("out", options->merge_out, "Output directory")->required();

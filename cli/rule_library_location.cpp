@@ -9,11 +9,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The running executable's directory (Linux: /proc/self/exe); empty if it cannot be read.
 fs::path executable_dir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : exe.parent_path();
+  return fs::path(executable_path()).parent_path();
 }
 
 bool same_directory(const fs::path& a, const fs::path& b) {
@@ -22,6 +19,12 @@ bool same_directory(const fs::path& a, const fs::path& b) {
 }
 
 }  // namespace
+
+std::string executable_path() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.string();
+}
 
 std::string rule_library_dir() {
   const fs::path dir = executable_dir();

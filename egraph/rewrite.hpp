@@ -38,15 +38,17 @@ struct ApplyStats {
   std::size_t rejected = 0;   // failed a condition
   std::size_t invalid = 0;    // right-hand side rejected by the analysis (not added)
   std::size_t filtered = 0;   // skipped by the applier's filter (e.g. it would close a cycle)
-  std::size_t unapplied = 0;  // not tried because the node budget ran out
+  std::size_t unapplied = 0;  // not tried because the node or memory budget ran out
 };
 
-// Per-application options: a node budget and an optional filter that may veto a match before its
-// right-hand sides are added (cycle filtering plugs in here).
+// Per-application options: a node budget, a memory budget and an optional filter that may veto a
+// match before its right-hand sides are added (cycle filtering plugs in here).
 template <class Analysis>
 struct ApplyOptions {
   std::size_t node_budget =
       std::numeric_limits<std::size_t>::max();  // stop once num_nodes reaches it
+  std::size_t memory_budget =
+      std::numeric_limits<std::size_t>::max();  // stop once memory_bytes() reaches it
   std::function<bool(const EGraph<Analysis>&, std::span<const Id> roots, std::span<const Id> subst)>
       filter;
 };
@@ -115,7 +117,8 @@ class Rewrite {
     stats.matches = matches.size();
     std::vector<Id> built, extended;
     for (std::size_t m = 0; m < matches.size(); ++m) {
-      if (egraph.num_nodes() >= options.node_budget) {
+      if (egraph.num_nodes() >= options.node_budget ||
+          egraph.memory_bytes() >= options.memory_budget) {
         stats.unapplied = matches.size() - m;
         break;
       }

@@ -4,6 +4,7 @@
 // `run_iteration` runs one iteration with a chosen subset of rules (an MCTS action).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -148,6 +149,26 @@ class Runner {
     return std::nullopt;
   }
 
+  // The most matches each enabled rule may hold in one iteration under the memory limit: the room
+  // the e-graph leaves, shared equally by the enabled rules, over the bytes of one match (its roots
+  // and substitution). A multi-pattern rule's join can otherwise produce matches without bound.
+  std::vector<std::size_t> match_limits(const EGraph<Analysis>& egraph, Rules rules,
+                                        const std::vector<bool>& enabled) const {
+    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+    std::vector<std::size_t> limits(rules.size(), kNone);
+    const std::size_t memory_limit = options_.limits.memory_bytes;
+    if (memory_limit == kNone) return limits;
+    const std::size_t used = egraph.memory_bytes();
+    const std::size_t room = memory_limit > used ? memory_limit - used : 0;
+    const std::size_t sharing = std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::count(enabled.begin(), enabled.end(), true)));
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      const std::size_t match_bytes = (rules[r]->lhs().size() + rules[r]->num_vars()) * sizeof(Id);
+      limits[r] = std::max<std::size_t>(1, room / sharing / match_bytes);
+    }
+    return limits;
+  }
+
   // One iteration. `skip_before` (per rule) enables semi-naive matching and is updated: after a
   // complete search and application (nothing truncated, dropped or filtered), the rule may skip
   // matches in classes unchanged since this iteration's search. `matches` (one per rule) holds the
@@ -166,10 +187,10 @@ class Runner {
 
     // Search: read-only, one result slot per rule, so the thread count cannot change results.
     auto phase = Clock::now();
-    std::vector<std::size_t> limits(rules.size(), std::numeric_limits<std::size_t>::max());
+    std::vector<std::size_t> limits = match_limits(egraph, rules, enabled);
     if (scheduler)
       for (std::size_t r = 0; r < rules.size(); ++r)
-        if (enabled[r]) limits[r] = scheduler->search_limit(iteration, r);
+        if (enabled[r]) limits[r] = std::min(limits[r], scheduler->search_limit(iteration, r));
     auto search_rule = [&](std::size_t r) {
       if (enabled[r]) {
         rules[r]->search_into(egraph, matches[r], limits[r],
@@ -193,6 +214,7 @@ class Runner {
     phase = Clock::now();
     ApplyOptions<Analysis> apply = options_.apply;
     apply.node_budget = options_.limits.nodes;
+    apply.memory_budget = options_.limits.memory_bytes;
     if (options_.before_apply) options_.before_apply(egraph);
     for (std::size_t r = 0; r < rules.size(); ++r) {
       RuleIterationStats& rule_stats = stats.rules[r];

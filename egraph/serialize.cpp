@@ -79,8 +79,6 @@ std::string to_json(const SerializedEGraph& graph, int indent) {
   auto& entries = nodes.get_ref<OrderedJson::object_t&>();
   entries.reserve(graph.nodes.size());
   for (const SerializedNode& n : graph.nodes) {
-    if (!std::isfinite(n.cost))
-      throw Error("the cost is not a finite number", SourceLocation::at_node(n.id));
     OrderedJson node = OrderedJson::object();
     node["op"] = n.op;
     node["children"] = n.children;
@@ -195,6 +193,8 @@ void validate(const SerializedEGraph& graph, const std::string& file) {
       throw Error("two e-nodes have this id", at_node(graph.nodes[i].id));
   }
   for (const SerializedNode& n : graph.nodes) {
+    if (!std::isfinite(n.cost)) throw Error("the cost is not a finite number", at_node(n.id));
+    if (n.cost < 0) throw Error("the cost is negative", at_node(n.id));
     for (const std::string& child : n.children) {
       if (!index.contains(child))
         throw Error("child '" + child + "' is not an e-node", at_node(n.id));

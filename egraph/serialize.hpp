@@ -49,7 +49,7 @@ SerializedEGraph from_json(std::string_view text, const std::string& file = "");
 SerializedEGraph load_serialized(const std::string& path);
 void save_serialized(const std::string& path, const SerializedEGraph& graph);
 
-// Checks the references of a serialized e-graph: unique e-node ids, children that are e-nodes,
+// Checks a serialized e-graph: unique e-node ids, finite costs >= 0, children that are e-nodes,
 // root e-classes that hold an e-node. Throws Error naming the e-node or e-class.
 void validate(const SerializedEGraph& graph, const std::string& file = "");
 

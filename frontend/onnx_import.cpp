@@ -4,6 +4,7 @@
 #include "frontend/onnx_attributes.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 #include <onnx/checker.h>
@@ -62,6 +63,49 @@ void check_window_attributes(const onnx::GraphProto& graph, const std::string& f
   }
 }
 
+// Every value a node reads and every graph output must be defined before it (a graph input, an
+// initializer, an earlier node's output, or a value of the enclosing graph), and every tensor's
+// data must fit its dims: ONNX's checker lets both through, and then its version converter
+// dereferences a null value and its shape inference reads past a tensor's data.
+void check_value_names(const onnx::GraphProto& graph, const std::string& file,
+                       std::set<std::string> defined) {
+  for (const auto& input : graph.input()) defined.insert(input.name());
+  for (const auto& weight : graph.initializer()) defined.insert(weight.name());
+  for (const auto& node : graph.node()) {
+    SourceLocation where = SourceLocation::at(file);
+    where.node = node.name().empty() ? node.op_type() : node.name();
+    for (const auto& input : node.input())
+      if (!input.empty() && defined.count(input) == 0)
+        throw Error(fmt::format("{} reads '{}', which no graph input, initializer or earlier node "
+                                "defines",
+                                node.op_type(), input),
+                    where);
+    for (const auto& attribute : node.attribute()) {
+      try {
+        if (attribute.has_t()) onnx_io::check_tensor_proto(attribute.t(), attribute.name());
+        for (const auto& value : attribute.tensors())
+          onnx_io::check_tensor_proto(value, attribute.name());
+      } catch (const Error& e) {
+        throw Error(e.message(), where);
+      }
+      if (attribute.has_g()) check_value_names(attribute.g(), file, defined);
+      for (const auto& subgraph : attribute.graphs()) check_value_names(subgraph, file, defined);
+    }
+    for (const auto& output : node.output()) defined.insert(output);
+  }
+  for (const auto& weight : graph.initializer()) {
+    try {
+      onnx_io::check_tensor_proto(weight, weight.name());
+    } catch (const Error& e) {
+      throw Error(e.message(), SourceLocation::at(file));
+    }
+  }
+  for (const auto& output : graph.output())
+    if (defined.count(output.name()) == 0)
+      throw Error(fmt::format("graph output '{}' is produced by no node", output.name()),
+                  SourceLocation::at(file));
+}
+
 }  // namespace
 
 OnnxImporter::OnnxImporter(onnx::ModelProto model, std::string file)
@@ -111,6 +155,7 @@ void OnnxImporter::check_and_infer() {
   if (opset_ < 1 || opset_ > kMaxOpset)
     fail(fmt::format("unsupported opset {} (mctsat reads opsets up to {})", opset_, kMaxOpset));
   check_window_attributes(model_.graph(), file_);
+  check_value_names(model_.graph(), file_, {});
   auto infer_shapes = [&] {
     try {
       onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(),

@@ -19,6 +19,12 @@ std::optional<tensor::DType> dtype_from_onnx(std::int32_t elem_type);
 std::int32_t dtype_to_onnx(tensor::DType dtype);
 std::string onnx_type_name(std::int32_t elem_type);  // "FLOAT", "STRING", ...
 
+// Checks, without decoding, that a TensorProto's data fits its dims: no negative dimension, an
+// element count that fits in 63 bits, and raw_data (or the typed field its type uses) holding
+// exactly that many elements. ONNX's own readers trust the dims and read past the data. Throws
+// mctsat::Error (without a location); `what` names the tensor.
+void check_tensor_proto(const onnx::TensorProto& proto, const std::string& what);
+
 // The values of a TensorProto (raw_data or the typed fields; float16 decoded). Throws mctsat::Error
 // (without a location) for external data, element types mctsat does not have, and a value count
 // that does not match the dims. `what` names the tensor in messages.

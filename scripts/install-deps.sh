@@ -12,6 +12,7 @@ packages=(
   coinor-libcbc-dev libbenchmark-dev libabsl-dev
   libonnx-testdata gnuplot-nox graphviz libgraphviz-dev
   clang libclang-rt-14-dev
+  slurm-wlm munge
 )
 
 missing=()

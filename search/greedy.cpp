@@ -15,6 +15,8 @@ GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
   StepOptions step;
   step.node_limit = options.node_limit;
   step.cycle_filter = limits.cycle_filter;
+  // Three e-graphs live at once: the state, the best candidate and the one being tried.
+  step.memory_bytes = limits.memory_bytes / 3;
   const auto start = std::chrono::steady_clock::now();
   double current = cost(result.state);
   ++result.evaluations;

@@ -71,6 +71,9 @@ struct Simulation {
   double child_cost = 0;
   double rollout_return = 0;
   double cpu_seconds = 0;  // of the parallel phase
+  // The bytes each e-graph this simulation builds may grow to (the memory limit's room left by
+  // the tree, shared by the wave's simulations and the states each holds at once).
+  std::size_t memory_allowance = std::numeric_limits<std::size_t>::max();
 };
 
 class Planner {
@@ -205,13 +208,17 @@ class Planner {
     return node;
   }
 
-  // Applies one rule to a copy of `state`; nullptr when it changes nothing.
-  std::unique_ptr<TensorEGraph> apply(const TensorEGraph& state, std::size_t rule) const {
+  // Applies one rule to a copy of `state`, growing it to at most `memory_allowance` bytes;
+  // nullptr when it changes nothing.
+  std::unique_ptr<TensorEGraph> apply(const TensorEGraph& state, std::size_t rule,
+                                      std::size_t memory_allowance) const {
     if (!has_match(state, rules_, rule)) return nullptr;
     auto next = std::make_unique<TensorEGraph>(state);
     std::vector<bool> enabled(rules_.size(), false);
     enabled[rule] = true;
-    const auto stats = apply_rules(*next, rules_, enabled, step_options_);
+    StepOptions step = step_options_;
+    step.memory_bytes = memory_allowance;
+    const auto stats = apply_rules(*next, rules_, enabled, step);
     if (!stats.changed) return nullptr;
     return next;
   }
@@ -287,7 +294,7 @@ class Planner {
     if (sim.claim) {
       const std::vector<std::size_t>& order = sim.claim->order;
       for (std::size_t i = sim.slot; i < order.size(); i += sim.claim->claimants) {
-        auto next = apply(*leaf.state, order[i]);
+        auto next = apply(*leaf.state, order[i], sim.memory_allowance);
         if (!next) {
           sim.pruned.push_back(order[i]);
           continue;
@@ -301,7 +308,7 @@ class Planner {
         break;
       }
     }
-    sim.rollout_return = from_terminal ? 0.0 : rollout(*from, from_cost, rng);
+    sim.rollout_return = from_terminal ? 0.0 : rollout(*from, from_cost, rng, sim.memory_allowance);
     sim.cpu_seconds = thread_cpu_seconds() - cpu_start;
   }
 
@@ -351,6 +358,14 @@ class Planner {
       }
       wave.push_back(std::move(sim));
     }
+    // Each simulation holds up to four e-graphs at once besides the tree: its expanded child, the
+    // rollout's state, the next state and (lookahead) a candidate.
+    const std::size_t room =
+        limits_.memory_bytes > tree_bytes_ ? limits_.memory_bytes - tree_bytes_ : 0;
+    for (Simulation& sim : wave)
+      sim.memory_allowance = limits_.memory_bytes == std::numeric_limits<std::size_t>::max()
+                                 ? limits_.memory_bytes
+                                 : room / (4 * std::max<std::size_t>(wave.size(), 1));
     if (limits_.threads <= 1 || wave.size() <= 1) {
       for (Simulation& sim : wave) play(sim);
     } else {
@@ -391,7 +406,8 @@ class Planner {
   }
 
   // The discounted return of a rollout of up to rollout_depth steps from a state.
-  double rollout(const TensorEGraph& from, double from_cost, RandomEngine& rng) {
+  double rollout(const TensorEGraph& from, double from_cost, RandomEngine& rng,
+                 std::size_t memory_allowance) {
     if (options_.rollout_depth == 0) return 0;
     TensorEGraph state = from;
     double previous = from_cost;
@@ -403,7 +419,7 @@ class Planner {
         std::size_t tried = 0;
         for (std::size_t action : rollout_candidates(rng)) {
           if (tried == options_.lookahead_width) break;
-          auto candidate = apply(state, action);
+          auto candidate = apply(state, action, memory_allowance);
           if (!candidate) continue;
           ++tried;
           const double c = evaluate(*candidate);
@@ -414,7 +430,7 @@ class Planner {
         }
       } else {
         for (std::size_t action : rollout_candidates(rng)) {
-          next = apply(state, action);
+          next = apply(state, action, memory_allowance);
           if (next) break;
         }
         if (next) next_cost = evaluate(*next);

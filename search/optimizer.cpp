@@ -9,6 +9,7 @@
 #include "search/strategies.hpp"
 #include "support/error.hpp"
 #include "tensor/egraph_conversion.hpp"
+#include "tensor/memory_budget.hpp"
 
 namespace mctsat::search {
 namespace {
@@ -23,8 +24,19 @@ double since(Clock::time_point start) {
 
 OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
                         const tensor::CostModel& model, const OptimizeOptions& options) {
-  const auto final_extractor = extract::make_extractor(options.final_extract, options.extractor);
-  const auto reward_extractor = extract::make_extractor(options.extract, options.extractor);
+  // Without --memory-limit the search's e-graphs may take half of what this process may allocate
+  // (the machine's memory or a lower address-space limit): a search that would exhaust it stops
+  // with "memory limit" instead of meeting the OOM killer. The dag extractor's class sets, which
+  // grow with the square of the classes, get a quarter of the limit (beyond it they fall back to
+  // the tree-cost greedy).
+  SearchLimits limits = options.limits;
+  if (limits.memory_bytes == SearchLimits{}.memory_bytes)
+    limits.memory_bytes = static_cast<std::size_t>(tensor::memory_budget_bytes() / 2);
+  extract::ExtractorOptions extractor_options = options.extractor;
+  extractor_options.max_set_bytes =
+      std::min(extractor_options.max_set_bytes, limits.memory_bytes / 4);
+  const auto final_extractor = extract::make_extractor(options.final_extract, extractor_options);
+  const auto reward_extractor = extract::make_extractor(options.extract, extractor_options);
   const auto strategy = make_strategy(options);
 
   OptimizeResult result;
@@ -36,12 +48,12 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
     const extract::Problem problem = extract::problem_from_tensor(s, model);
     if (options.extract != extract::ExtractorKind::kIlp)
       return reward_extractor->extract(problem).dag_cost;
-    extract::ExtractorOptions capped = options.extractor;
+    extract::ExtractorOptions capped = extractor_options;
     capped.time_limit_seconds = std::clamp(options.limits.seconds - since(start), 0.01,
                                            std::max(options.extractor.time_limit_seconds, 0.01));
     return extract::make_extractor(extract::ExtractorKind::kIlp, capped)->extract(problem).dag_cost;
   };
-  const SearchContext context{rules, model, reward, options.limits, options.progress};
+  const SearchContext context{rules, model, reward, limits, options.progress};
   StrategyResult run = strategy->run(graph, context);
   result.exploration_seconds = since(start);
   result.stop = run.stop;

@@ -25,9 +25,19 @@ T& read(Ref<T> ref, const OptimizeOptions& options) {
   return ref(const_cast<OptimizeOptions&>(options));  // only read through
 }
 
+// The fields every option has; the rest keep their defaults until set.
+OptionSpec spec_of(std::string name, std::string flag, OptionType type, std::string help) {
+  OptionSpec spec;
+  spec.name = std::move(name);
+  spec.flag = std::move(flag);
+  spec.type = type;
+  spec.help = std::move(help);
+  return spec;
+}
+
 OptionSpec count(std::string name, std::string flag, std::string help, Ref<std::size_t> ref,
                  std::uint64_t min, std::vector<S> used_by) {
-  OptionSpec spec{std::move(name), std::move(flag), OptionType::kCount, std::move(help)};
+  OptionSpec spec = spec_of(std::move(name), std::move(flag), OptionType::kCount, std::move(help));
   spec.min = static_cast<double>(min);
   spec.used_by = std::move(used_by);
   spec.get = [ref](const OptimizeOptions& o) { return json(read(ref, o)); };
@@ -37,7 +47,7 @@ OptionSpec count(std::string name, std::string flag, std::string help, Ref<std::
 
 OptionSpec real(std::string name, std::string flag, std::string help, Ref<double> ref, double min,
                 bool min_exclusive, double max, std::vector<S> used_by) {
-  OptionSpec spec{std::move(name), std::move(flag), OptionType::kReal, std::move(help)};
+  OptionSpec spec = spec_of(std::move(name), std::move(flag), OptionType::kReal, std::move(help));
   spec.min = min;
   spec.min_exclusive = min_exclusive;
   spec.max = max;
@@ -49,7 +59,7 @@ OptionSpec real(std::string name, std::string flag, std::string help, Ref<double
 
 OptionSpec flag(std::string name, std::string flag, std::string help, Ref<bool> ref,
                 std::vector<S> used_by) {
-  OptionSpec spec{std::move(name), std::move(flag), OptionType::kFlag, std::move(help)};
+  OptionSpec spec = spec_of(std::move(name), std::move(flag), OptionType::kFlag, std::move(help));
   spec.used_by = std::move(used_by);
   spec.get = [ref](const OptimizeOptions& o) { return json(read(ref, o)); };
   spec.set = [ref](OptimizeOptions& o, const json& v) { ref(o) = v.get<bool>(); };
@@ -59,7 +69,7 @@ OptionSpec flag(std::string name, std::string flag, std::string help, Ref<bool> 
 template <typename Enum, std::size_t N>
 OptionSpec choice(std::string name, std::string flag, std::string help,
                   const EnumNames<Enum, N>& table, Ref<Enum> ref, std::vector<S> used_by) {
-  OptionSpec spec{std::move(name), std::move(flag), OptionType::kChoice, std::move(help)};
+  OptionSpec spec = spec_of(std::move(name), std::move(flag), OptionType::kChoice, std::move(help));
   spec.choices = names_of(table);
   spec.used_by = std::move(used_by);
   spec.get = [ref, &table](const OptimizeOptions& o) {
@@ -105,9 +115,11 @@ std::vector<OptionSpec> make_registry() {
       "its limits.seconds)",
       +[](OptimizeOptions& o) -> double& { return o.limits.seconds; }, 0, true, 1e9, all));
   {
-    OptionSpec memory{"memory_limit_mb", "--memory-limit", OptionType::kReal,
-                      "Memory limit of the search's e-graphs in MB (eqsat: the e-graph; mcts: the "
-                      "tree's snapshots; greedy: the e-graph); unset: none"};
+    OptionSpec memory = spec_of(
+        "memory_limit_mb", "--memory-limit", OptionType::kReal,
+        "Memory limit of the search in MB: its e-graphs (eqsat's; the tree's snapshots and every "
+        "state a simulation builds; greedy's), the matches a step holds, the dag extractor's class "
+        "sets; unset: half of the memory this process may use");
     memory.min = 0;
     memory.min_exclusive = true;
     memory.max = 1e9;
@@ -198,7 +210,7 @@ std::vector<OptionSpec> make_registry() {
       "the thread count)",
       +[](OptimizeOptions& o) -> std::size_t& { return o.mcts.batch; }, 0, mcts));
   {
-    OptionSpec seed{"mcts.seed", "--seed", OptionType::kCount, "mcts: random seed"};
+    OptionSpec seed = spec_of("mcts.seed", "--seed", OptionType::kCount, "mcts: random seed");
     seed.max = 18446744073709551615.0;
     seed.used_by = mcts;
     seed.in_study = false;

@@ -9,6 +9,7 @@ egraph::RunnerOptions<tensor::TensorAnalysis> runner_options(const tensor::Tenso
                                                              const StepOptions& options) {
   egraph::RunnerOptions<tensor::TensorAnalysis> runner;
   runner.limits.nodes = options.node_limit;
+  runner.limits.memory_bytes = options.memory_bytes;
   runner.threads = options.threads;
   if (options.cycle_filter) egraph::use_cycle_filtering(runner, state.roots);
   return runner;

@@ -1,9 +1,11 @@
 // One step of rule application on a tensor e-graph: the chosen rules searched and applied for one
-// iteration, with TENSAT's cycle filtering (pre-check and post-pass) and a node limit. Shared by
-// every strategy: an MCTS action, a rollout step, and each eqsat iteration use the same step.
+// iteration, with TENSAT's cycle filtering (pre-check and post-pass), a node and a memory limit.
+// Shared by every strategy: an MCTS action, a rollout step, and each eqsat iteration use the same
+// step.
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "dsl/lowering.hpp"
@@ -14,6 +16,9 @@ namespace mctsat::search {
 
 struct StepOptions {
   std::size_t node_limit = 2'000;
+  // The e-graph's bytes (egraph::EGraph::memory_bytes) the step may grow it to; the matches held
+  // during the step share what the e-graph leaves of it.
+  std::size_t memory_bytes = std::numeric_limits<std::size_t>::max();
   bool cycle_filter = true;
   std::size_t threads = 1;
 };

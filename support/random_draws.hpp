@@ -26,13 +26,15 @@ inline double random_unit(RandomEngine& engine) {
 
 // Uniform in [0, bound) for bound >= 1 (multiply the 64-bit draw by the bound, keep the high
 // half, redraw when the low half falls in the biased sliver).
+__extension__ using RandomProduct = unsigned __int128;  // GCC's and Clang's 128-bit integer
+
 inline std::uint64_t random_below(RandomEngine& engine, std::uint64_t bound) {
-  unsigned __int128 product = static_cast<unsigned __int128>(engine()) * bound;
+  RandomProduct product = static_cast<RandomProduct>(engine()) * bound;
   auto low = static_cast<std::uint64_t>(product);
   if (low < bound) {
     const std::uint64_t threshold = (0 - bound) % bound;
     while (low < threshold) {
-      product = static_cast<unsigned __int128>(engine()) * bound;
+      product = static_cast<RandomProduct>(engine()) * bound;
       low = static_cast<std::uint64_t>(product);
     }
   }

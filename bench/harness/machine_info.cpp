@@ -6,12 +6,13 @@
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <thread>
 
 #include <fmt/format.h>
+
+#include "support/subprocess.hpp"
 
 namespace mctsat::bench {
 namespace {
@@ -29,26 +30,6 @@ std::string proc_field(const char* file, const std::string& key) {
     return value;
   }
   return "";
-}
-
-// Runs a shell command and captures its standard output (trailing newline removed); false if it
-// failed.
-bool run_command(const std::string& command, std::string& output) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return false;
-  std::array<char, 512> buffer{};
-  output.clear();
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
-  return status == 0;
-}
-
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 }  // namespace
@@ -69,12 +50,14 @@ nlohmann::json machine_info() {
 }
 
 std::string git_commit(const std::string& source_dir) {
-  const std::string git = "GIT_OPTIONAL_LOCKS=0 git -C " + shell_quote(source_dir);
-  std::string hash, changes;
-  if (!run_command(git + " rev-parse HEAD 2>/dev/null", hash) || hash.empty()) return "unknown";
-  if (run_command(git + " status --porcelain --untracked-files=no 2>/dev/null", changes) &&
-      !changes.empty())
-    hash += "+dirty";
+  const std::vector<std::pair<std::string, std::string>> no_locks{{"GIT_OPTIONAL_LOCKS", "0"}};
+  const auto head = run_program({"git", "-C", source_dir, "rev-parse", "HEAD"}, no_locks);
+  if (!head || head->exit_code != 0) return "unknown";
+  std::string hash = head->out.substr(0, head->out.find_first_of("\r\n"));
+  if (hash.empty()) return "unknown";
+  const auto changes = run_program(
+      {"git", "-C", source_dir, "status", "--porcelain", "--untracked-files=no"}, no_locks);
+  if (changes && changes->exit_code == 0 && !changes->out.empty()) hash += "+dirty";
   return hash;
 }
 

@@ -215,6 +215,36 @@ TEST_CASE("the memory limit") {
   }
 }
 
+TEST_CASE("under a memory limit a multi-pattern join holds only the matches the room allows") {
+  // 40 (f i) and 40 (p j): the join of (f ?0), (p ?1) is their cross product, 1,600 matches.
+  Graph egraph;
+  for (int i = 0; i < 40; ++i) {
+    add(egraph, "(f " + std::to_string(i) + ")");
+    add(egraph, "(p " + std::to_string(100 + i) + ")");
+  }
+  egraph.rebuild();
+  RuleSet<NoAnalysis> rules;
+  rules.add(rewrite<NoAnalysis>("pair", {"(f ?0)", "(p ?1)"}, {"(r ?0 ?1)", "(r ?1 ?0)"}));
+  const std::vector<bool> enabled{true};
+
+  Options options = unlimited();
+  const std::size_t match_bytes = (2 + rules.span()[0]->num_vars()) * sizeof(Id);
+  Graph limited = egraph;
+  options.limits.memory_bytes = limited.memory_bytes() + 100 * match_bytes;
+  const IterationStats stats =
+      Runner<NoAnalysis>(options).run_iteration(limited, rules.span(), enabled);
+  CHECK(stats.rules[0].found == 100);
+  CHECK(stats.rules[0].apply.applied + stats.rules[0].apply.unapplied == 100);
+  // Application stops once the e-graph reaches the limit.
+  CHECK(stats.rules[0].apply.unapplied > 0);
+
+  Graph unbounded = egraph;
+  const IterationStats all =
+      Runner<NoAnalysis>(unlimited()).run_iteration(unbounded, rules.span(), enabled);
+  CHECK(all.rules[0].found == 1600);
+  CHECK(all.rules[0].apply.unapplied == 0);
+}
+
 TEST_CASE("an after_iteration hook returning false stops the run") {
   Graph egraph;
   add(egraph, "(g a)");
