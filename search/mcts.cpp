@@ -105,6 +105,10 @@ class Planner {
     result.initial_cost = root_cost;
     result.stop = StopReason::kStepLimit;
     report_progress(0, root_cost, start);
+    // With best_state: a copy of the cheapest committed state so far (at first the root's).
+    std::unique_ptr<TensorEGraph> best_state;
+    double best_cost = root_cost;
+    if (options_.best_state) best_state = std::make_unique<TensorEGraph>(*nodes_[0].state);
     for (std::size_t step = 0; step < options_.max_steps; ++step) {
       if (elapsed(start) >= limits_.seconds) {
         result.stop = StopReason::kTimeLimit;
@@ -140,13 +144,23 @@ class Planner {
           {chosen.action, mean, chosen.cost, chosen.state->egraph.num_nodes(), simulations});
       ++commits_[chosen.action];
       commit(best);
+      if (best_state && nodes_[0].cost < best_cost) {
+        best_cost = nodes_[0].cost;
+        *best_state = *nodes_[0].state;
+        result.state_steps = result.steps.size();
+      }
       report_progress(result.steps.size(), nodes_[0].cost, start);
       if (options_.on_step && !options_.on_step(result.steps.back(), result.steps.size())) {
         result.stop = StopReason::kStopped;
         break;
       }
     }
-    result.state = std::move(*nodes_[0].state);
+    if (best_state) {
+      result.state = std::move(*best_state);
+    } else {
+      result.state = std::move(*nodes_[0].state);
+      result.state_steps = result.steps.size();
+    }
     result.evaluations = evaluations_;
     result.memo_hits = memo_hits_;
     result.cpu_seconds = thread_cpu_seconds() - cpu_start;

@@ -7,7 +7,11 @@
 // memoized by a structural hash of the e-graph. Receding horizon: `simulations` per planning step,
 // then the root action with the best mean value is committed, until no action helps, the node
 // limit is reached, or `max_steps`. A simulation whose expansion finds only actions that change
-// nothing (all pruned) rolls out from the node it tried to expand.
+// nothing (all pruned) rolls out from the node it tried to expand. The search returns the last
+// committed state, or with `best_state` the committed state (the initial one included) with the
+// lowest reward cost, the earliest of equals: committed states only grow, but a heuristic reward
+// extraction of a larger e-graph may miss a graph it found in a smaller one, and so may the final
+// extraction.
 //
 // Parallel simulations (`threads`) follow WU-UCT (Liu et al., ICLR'20), the scheme the paper's
 // code descends from, in a synchronous form chosen for determinism: simulations run in waves of
@@ -77,6 +81,7 @@ struct MctsOptions {
   std::size_t max_steps = 200;      // planning steps
   std::size_t node_limit = 5'000;   // e-nodes
   bool stop_without_gain = true;    // stop when the best root action's mean value is 0
+  bool best_state = false;          // return the cheapest committed state, not the last
   TieBreak tie_break = TieBreak::kVisits;
   RolloutPolicy policy = RolloutPolicy::kRandom;
   double heavy_epsilon = 0.2;       // heavy policy: chance of a random action
@@ -101,7 +106,8 @@ struct MctsStep {
 };
 
 struct MctsResult {
-  tensor::TensorEGraph state;  // the final e-graph (all committed actions applied)
+  tensor::TensorEGraph state;   // the final e-graph (all committed actions applied; see best_state)
+  std::size_t state_steps = 0;  // the committed steps applied to `state`
   std::vector<MctsStep> steps;
   StopReason stop = StopReason::kStepLimit;
   std::size_t simulations = 0;

@@ -41,6 +41,9 @@ struct OptimizeOptions {
   MctsOptions mcts;  // greedy reads its node and step limits
   TasoOptions taso;
   TasoGraph taso_graph = TasoGraph::kFinal;  // mcts
+  // mcts with a taso graph: the patience of its TASO pass (TasoOptions::patience; 0: none). The
+  // taso strategy itself runs without patience, as TASO does.
+  std::size_t taso_patience = 100;
   // Reported by every strategy (it overrides the strategies' own `progress` callbacks).
   ProgressCallback progress;
   // Called with the e-graph the final extractor sees, just before it extracts (e.g. to export it).

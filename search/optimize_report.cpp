@@ -69,6 +69,7 @@ nlohmann::json OptimizeReport::to_json() const {
         {"threads", options.limits.threads},
         {"batch", options.mcts.batch == 0 ? options.limits.threads : options.mcts.batch},
         {"stop_without_gain", options.mcts.stop_without_gain},
+        {"state_steps", r.mcts->state_steps},
         {"tie_break", name_of(kTieBreakNames, options.mcts.tie_break)},
         {"cpu_seconds", r.mcts->cpu_seconds},
         {"simulation_cpu_seconds", r.mcts->simulation_cpu_seconds},
@@ -76,10 +77,16 @@ nlohmann::json OptimizeReport::to_json() const {
         {"steps", steps}};
   }
   if (r.taso)
-    report["taso"] = {{"alpha", options.taso.alpha},      {"budget", options.taso.budget},
-                      {"explored", r.taso->explored},     {"best_explored", r.taso->best_explored},
-                      {"cost_ms", r.taso->cost},          {"candidates", r.taso->candidates},
-                      {"queued", r.taso->queued},         {"cyclic", r.taso->cyclic},
+    report["taso"] = {{"alpha", options.taso.alpha},
+                      {"budget", options.taso.budget},
+                      {"stop_reason", name_of(kStopReasonNames, r.taso->stop)},
+                      {"explored", r.taso->explored},
+                      {"best_explored", r.taso->best_explored},
+                      {"longest_wait", r.taso->longest_wait},
+                      {"cost_ms", r.taso->cost},
+                      {"candidates", r.taso->candidates},
+                      {"queued", r.taso->queued},
+                      {"cyclic", r.taso->cyclic},
                       {"threads", options.limits.threads}};
   report["kept_fallback"] = r.kept_fallback;
   if (check) report["check"] = *check;

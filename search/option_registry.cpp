@@ -183,6 +183,11 @@ std::vector<OptionSpec> make_registry() {
       "keeps committing it until the node limit, saturation or --max-steps, as the "
       "paper's planning loop does)",
       +[](OptimizeOptions& o) -> bool& { return o.mcts.stop_without_gain; }, mcts));
+  r.push_back(flag(
+      "mcts.best_state", "--best-state",
+      "mcts: the final extraction reads the committed state with the lowest reward cost (the "
+      "earliest of equals) instead of the last one (a larger e-graph may extract worse)",
+      +[](OptimizeOptions& o) -> bool& { return o.mcts.best_state; }, mcts));
   r.push_back(choice(
       "mcts.tie_break", "--tie-break",
       "mcts: which of the root actions with the best mean value a step commits "
@@ -223,6 +228,11 @@ std::vector<OptionSpec> make_registry() {
       "best graph to the initial e-graph (seed) or to the final one (final); the result is then "
       "never worse than taso's (none: do not run it)",
       kTasoGraphNames, +[](OptimizeOptions& o) -> TasoGraph& { return o.taso_graph; }, mcts));
+  r.push_back(count(
+      "taso_patience", "--taso-patience",
+      "mcts with --taso-graph: stop its taso pass after this many explored graphs without a new "
+      "best graph (0: never; the taso strategy itself has no patience)",
+      +[](OptimizeOptions& o) -> std::size_t& { return o.taso_patience; }, 0, mcts));
   r.push_back(count(
       "taso.budget", "--budget", "taso (and mcts with --taso-graph): graphs to explore",
       +[](OptimizeOptions& o) -> std::size_t& { return o.taso.budget; }, 1, taso));

@@ -16,11 +16,12 @@ enum class StopReason {
   kTimeLimit,       // the search's time budget
   kMemoryLimit,     // the memory limit
   kBudget,          // taso: its budget of explored graphs
+  kPatience,        // taso: its patience (explored graphs without a new best)
   kQueueEmpty,      // taso: no candidate left
   kStopped,         // a hook asked to stop
 };
 
-inline constexpr EnumNames<StopReason, 10> kStopReasonNames{{
+inline constexpr EnumNames<StopReason, 11> kStopReasonNames{{
     {StopReason::kNoImprovement, "no improving action"},
     {StopReason::kSaturated, "saturated"},
     {StopReason::kIterationLimit, "iteration limit"},
@@ -29,6 +30,7 @@ inline constexpr EnumNames<StopReason, 10> kStopReasonNames{{
     {StopReason::kTimeLimit, "time limit"},
     {StopReason::kMemoryLimit, "memory limit"},
     {StopReason::kBudget, "budget"},
+    {StopReason::kPatience, "patience"},
     {StopReason::kQueueEmpty, "queue empty"},
     {StopReason::kStopped, "stopped"},
 }};

@@ -57,8 +57,11 @@ class EqsatStrategy final : public Strategy {
 
 class MctsStrategy final : public Strategy {
  public:
-  MctsStrategy(MctsOptions options, TasoOptions taso, TasoGraph taso_graph)
-      : options_(std::move(options)), taso_(std::move(taso)), taso_graph_(taso_graph) {}
+  MctsStrategy(MctsOptions options, TasoOptions taso, TasoGraph taso_graph,
+               std::size_t taso_patience)
+      : options_(std::move(options)), taso_(std::move(taso)), taso_graph_(taso_graph) {
+    taso_.patience = taso_patience;
+  }
   StrategyKind kind() const override { return StrategyKind::kMcts; }
 
   StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override {
@@ -89,7 +92,7 @@ class MctsStrategy final : public Strategy {
       tensor::add_equivalent_graph(result.state, *result.fallback);
     result.stop = run.stop;
     result.iterations = run.steps.size();
-    for (const MctsStep& step : run.steps) committed.push_back(step.rule);
+    for (std::size_t i = 0; i < run.state_steps; ++i) committed.push_back(run.steps[i].rule);
     result.rules_used = count_rules(context.rules, committed);
     result.mcts = std::move(run);
     return result;
@@ -156,7 +159,8 @@ std::unique_ptr<Strategy> make_strategy(const OptimizeOptions& options) {
     case StrategyKind::kEqsat:
       return std::make_unique<EqsatStrategy>(options.eqsat);
     case StrategyKind::kMcts:
-      return std::make_unique<MctsStrategy>(options.mcts, options.taso, options.taso_graph);
+      return std::make_unique<MctsStrategy>(options.mcts, options.taso, options.taso_graph,
+                                            options.taso_patience);
     case StrategyKind::kGreedy:
       return std::make_unique<GreedyStrategy>(options.mcts);
     case StrategyKind::kTaso:

@@ -113,6 +113,10 @@ class TasoSearch {
         result.stop = StopReason::kBudget;
         break;
       }
+      if (options_.patience > 0 && result.explored - result.best_explored >= options_.patience) {
+        result.stop = StopReason::kPatience;
+        break;
+      }
       if (seconds_since(start) >= limits_.seconds) {
         result.stop = StopReason::kTimeLimit;
         break;
@@ -122,6 +126,8 @@ class TasoSearch {
       if (index != 0) {
         tensor::Graph graph = rebuild(entries_[index]);
         if (cost < result.cost) {
+          result.longest_wait =
+              std::max(result.longest_wait, result.explored - result.best_explored);
           result.graph = graph;
           result.cost = cost;
           result.best_explored = result.explored + 1;

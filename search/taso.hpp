@@ -4,7 +4,10 @@
 // rule is applied to it on its own, each giving one candidate graph. A candidate enters the queue
 // when it is acyclic, no larger than `max_ops_factor` times the input, cheaper than `alpha` times
 // the best cost, and not seen before (graph_fingerprint). The search stops after `budget` popped
-// graphs, at the time limit, or when the queue is empty.
+// graphs, after `patience` popped graphs without a new best graph (if set), at the time limit, or
+// when the queue is empty. Patience only cuts the search short: up to where it stops, the search
+// is the same, so a run finds the unbounded run's best graph whenever `patience` exceeds that
+// run's `longest_wait`.
 //
 // Rules match through the e-graph engine: a popped graph becomes a single-graph e-graph (one
 // e-node per class), a rule's search finds its matches there, and one match is applied to a copy
@@ -37,6 +40,7 @@ struct TasoOptions {
   double alpha = 1.05;          // relaxation: accept candidates below alpha x the best cost
   std::size_t budget = 1'000;   // graphs popped from the queue and expanded
   double max_ops_factor = 2.0;  // reject candidates with more operators than this x the input's
+  std::size_t patience = 0;     // stop after this many popped graphs without a new best (0: never)
   ProgressCallback progress;    // after each explored graph
 };
 
@@ -46,10 +50,12 @@ struct TasoResult {
   std::vector<std::size_t> applied;  // the rules rewriting the input into it, in order
   std::size_t explored = 0;          // graphs popped and expanded
   std::size_t best_explored = 0;     // graphs popped when the best one was (0: the input)
-  std::size_t candidates = 0;        // rewritten graphs built (one per applicable match)
-  std::size_t queued = 0;            // candidates that entered the queue
-  std::size_t cyclic = 0;            // candidates rejected as cyclic
-  StopReason stop = StopReason::kQueueEmpty;  // or budget, time limit
+  // The most graphs popped after a new best (or the start) before the next new best.
+  std::size_t longest_wait = 0;
+  std::size_t candidates = 0;                 // rewritten graphs built (one per applicable match)
+  std::size_t queued = 0;                     // candidates that entered the queue
+  std::size_t cyclic = 0;                     // candidates rejected as cyclic
+  StopReason stop = StopReason::kQueueEmpty;  // or budget, patience, time limit
 };
 
 // Limits: seconds (checked before each popped graph), threads (candidates of a wave).

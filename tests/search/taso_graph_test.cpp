@@ -4,7 +4,7 @@
 // in a row: MCTS alone, whose actions apply a rule to all its matches at once, fills the e-graph
 // with combinations of partial merges and stops before the chain completes. The default search
 // merges it fully, is never worse than MCTS alone or TASO alone, computes the same outputs, and is
-// deterministic for a seed.
+// deterministic for a seed, and its TASO pass stops at its patience.
 #include <string>
 
 #include <doctest/doctest.h>
@@ -105,4 +105,26 @@ TEST_CASE("the default search is deterministic for a seed") {
   CHECK_FALSE(first.mcts->steps.empty());
   for (std::size_t i = 0; i < first.mcts->steps.size(); ++i)
     CHECK(first.mcts->steps[i].rule == second.mcts->steps[i].rule);
+}
+
+TEST_CASE("the default search's taso pass stops at its patience; the taso strategy has none") {
+  REQUIRE(search::OptimizeOptions().taso_patience > 0);
+  const RooflineCostModel model(builtin_profile("v100"));
+  const Graph graph = six_products(true);
+  search::OptimizeOptions options;
+  options.mcts.simulations = 8;
+  options.mcts.node_limit = 500;
+  options.taso.budget = 30;
+  options.taso_patience = 1;
+  const search::OptimizeResult hasty = search::optimize(graph, taso_rules(), model, options);
+  REQUIRE(hasty.taso);
+  CHECK(hasty.taso->stop == search::StopReason::kPatience);
+  CHECK(hasty.taso->explored == hasty.taso->best_explored + 1);
+  CHECK(search_graphs::max_difference(graph, hasty.graph, 3) < 1e-6);
+
+  options.strategy = search::StrategyKind::kTaso;
+  const search::OptimizeResult taso = search::optimize(graph, taso_rules(), model, options);
+  REQUIRE(taso.taso);
+  CHECK(taso.taso->stop != search::StopReason::kPatience);
+  CHECK(taso.taso->explored > hasty.taso->explored);
 }

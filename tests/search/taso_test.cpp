@@ -1,7 +1,7 @@
 // TASO's backtracking search: the alpha relaxation lets it pass through a graph no cheaper than
 // the best to reach a cheaper one; right-hand sides that are existing nodes; the same search for
-// every thread count; the budget, time and empty-queue stops; TASO's rules on a real graph, with
-// the result checked numerically; graph fingerprints.
+// every thread count; the budget, time, patience and empty-queue stops; TASO's rules on a real
+// graph, with the result checked numerically; graph fingerprints.
 #include <cmath>
 
 #include <doctest/doctest.h>
@@ -107,6 +107,38 @@ TEST_CASE("taso with TASO's rules improves a graph the same way on 1 and 2 threa
   const TensorEGraph one_state = to_egraph(one.graph), two_state = to_egraph(two.graph);
   CHECK(search::graph_fingerprint(two_state, source_selection(two_state)).hash ==
         search::graph_fingerprint(one_state, source_selection(one_state)).hash);
+}
+
+TEST_CASE("taso's patience stops it early and finds the same graph when it exceeds the waits") {
+  const dsl::RuleLibrary library =
+      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleSet rules(dsl::select_rules(library, {}));
+  const RooflineCostModel model(builtin_profile("v100"));
+  const Graph graph = projections();
+  search::TasoOptions options;
+  search::SearchLimits limits;
+  options.budget = 40;
+  const search::TasoResult unbounded = search::run_taso(graph, rules, model, options, limits);
+  REQUIRE(unbounded.best_explored > 0);
+  REQUIRE(unbounded.best_explored + unbounded.longest_wait + 1 < unbounded.explored);
+
+  // One graph more than the longest wait between two new bests: the same search, cut short.
+  options.patience = unbounded.longest_wait + 1;
+  const search::TasoResult patient = search::run_taso(graph, rules, model, options, limits);
+  CHECK(patient.stop == search::StopReason::kPatience);
+  CHECK(patient.explored == unbounded.best_explored + options.patience);
+  CHECK(patient.cost == unbounded.cost);
+  CHECK(patient.applied == unbounded.applied);
+  CHECK(patient.best_explored == unbounded.best_explored);
+  CHECK(patient.longest_wait == unbounded.longest_wait);
+
+  // A patience of one graph stops at the first graph that is not a new best.
+  options.patience = 1;
+  const search::TasoResult hasty = search::run_taso(graph, rules, model, options, limits);
+  CHECK(hasty.stop == search::StopReason::kPatience);
+  CHECK(hasty.explored == hasty.best_explored + 1);
+  CHECK(hasty.longest_wait == 0);
+  CHECK(hasty.cost >= unbounded.cost);
 }
 
 TEST_CASE("graph fingerprints ignore ids and operator names but not arguments or leaves") {
