@@ -199,11 +199,7 @@ void add_optimize_command(CLI::App& app) {
     const dsl::RuleLibrary library = dsl::load_rules_or_throw(o.rule_paths);
     const dsl::RuleSet rules(dsl::select_rules(library, o.selection));
     if (rules.size() == 0) throw Error("no rules selected");
-    if (o.verify_rules) {
-      std::vector<dsl::CheckedRule> selected;
-      for (std::size_t i = 0; i < rules.size(); ++i) selected.push_back(rules.rule(i));
-      verify::require_sound(library, selected);
-    }
+    if (o.verify_rules) verify::require_sound(library, rules);
     const auto model = o.cost.make();
     // Prepared before the search, so that a graph oneDNN cannot run fails at once.
     std::optional<runtime::SpeedupMeasurement> measurement;

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/rule_library_location.hpp"
 #include "cli/number_checks.hpp"
+#include "cli/rule_library_location.hpp"
 #include "dsl/rule_library.hpp"
 #include "support/error.hpp"
 #include "verify/verifier.hpp"
@@ -64,31 +64,13 @@ struct Tally {
 void run(const VerifyCliOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   dsl::RuleLibrary library = dsl::load_rules_or_throw(o.paths);
-  std::vector<dsl::CheckedRule> rules;
-  std::vector<dsl::CheckedAxiom> axioms;
-  if (o.only.empty()) {
-    rules = library.rules;
-    axioms = library.axioms;
-  }
-  // Proofs need axioms: files that declare none are proved from the shipped ones.
-  std::string axioms_source = "the files given";
-  if (library.axioms.empty() && !library.rules.empty()) {
-    axioms_source = default_rule_path() + "/axioms.rules";
-    library.axioms = dsl::load_rules_or_throw({axioms_source}).axioms;
-  }
+  const verify::VerifyTargets targets =
+      verify::verify_targets(library, o.only, "--only", default_rule_path() + "/axioms.rules");
+  const std::vector<dsl::CheckedRule>& rules = targets.rules;
+  const std::vector<dsl::CheckedAxiom>& axioms = targets.axioms;
   const std::string axioms_note =
       fmt::format("proofs use {} axiom{} from {}", library.axioms.size(),
-                  library.axioms.size() == 1 ? "" : "s", axioms_source);
-  if (!o.only.empty()) {
-    for (const auto& name : o.only) {
-      bool found = false;
-      for (const auto& r : library.rules)
-        if (r.name == name) rules.push_back(r), found = true;
-      for (const auto& a : library.axioms)
-        if (a.name == name) axioms.push_back(a), found = true;
-      if (!found) throw Error(fmt::format("--only: no rule or axiom is named '{}'", name));
-    }
-  }
+                  library.axioms.size() == 1 ? "" : "s", targets.axioms_source);
   verify::VerifyOptions options = o.verify;
   options.shape.timeout_ms = options.proof.timeout_ms = options.numeric.timeout_ms = o.timeout_ms;
   options.shape.max_rank = options.numeric.max_rank;
@@ -147,7 +129,7 @@ void run(const VerifyCliOptions& o) {
                                    {"axiom_shape", shape[1].json()},
                                    {"axiom_numeric", numeric[1].json()},
                                    {"proof_axioms",
-                                    {{"count", library.axioms.size()}, {"from", axioms_source}}},
+                                    {{"count", library.axioms.size()}, {"from", targets.axioms_source}}},
                                    {"seconds", seconds}}}})
                      .dump(2)
               << '\n';

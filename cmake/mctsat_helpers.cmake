@@ -15,6 +15,9 @@ function(mctsat_test name)
   cmake_parse_arguments(ARG "" "SOURCE" "LABELS;DEPS" ${ARGN})
   add_executable(${name} ${ARG_SOURCE})
   target_link_libraries(${name} PRIVATE mctsat_test_main ${ARG_DEPS})
+  # Test code is compiled at -O1 in Release builds: it is a large share of the build, and what it
+  # tests (the libraries) keeps the build type's optimization.
+  target_compile_options(${name} PRIVATE $<$<CONFIG:Release>:-O1>)
   add_test(NAME ${name} COMMAND ${name} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")
 endfunction()

@@ -182,11 +182,7 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
     const dsl::RuleLibrary library = dsl::load_rules_or_throw(paths);
     const dsl::RuleSet rules(dsl::select_rules(library, selection));
     if (rules.size() == 0) throw Error("no rules selected");
-    if (verify_rules) {
-      std::vector<dsl::CheckedRule> selected;
-      for (std::size_t i = 0; i < rules.size(); ++i) selected.push_back(rules.rule(i));
-      verify::require_sound(library, selected);
-    }
+    if (verify_rules) verify::require_sound(library, rules);
     const std::unique_ptr<tensor::CostModel> priced = cost.bind(errors);
     // Prepared before the search, so that a graph oneDNN cannot run fails at once (as --measure).
     std::optional<runtime::SpeedupMeasurement> measurement;

@@ -162,24 +162,9 @@ void bind_rules(py::module_& m) {
       [](py::object paths, std::optional<std::vector<std::string>> only, unsigned timeout_ms,
          std::size_t jobs, py::object cache_dir) {
         dsl::RuleLibrary library = dsl::load_rules_or_throw(paths_from(paths));
-        std::vector<dsl::CheckedRule> rules;
-        std::vector<dsl::CheckedAxiom> axioms;
-        for (const auto& rule : library.rules)
-          if (!only || std::find(only->begin(), only->end(), rule.name) != only->end())
-            rules.push_back(rule);
-        for (const auto& axiom : library.axioms)
-          if (!only || std::find(only->begin(), only->end(), axiom.name) != only->end())
-            axioms.push_back(axiom);
-        if (only)
-          for (const std::string& name : *only)
-            if (std::none_of(rules.begin(), rules.end(),
-                             [&](const auto& r) { return r.name == name; }) &&
-                std::none_of(axioms.begin(), axioms.end(),
-                             [&](const auto& a) { return a.name == name; }))
-              throw Error(fmt::format("only: no rule or axiom is named '{}'", name));
-        // Proofs need axioms: files that declare none are proved from the shipped ones.
-        if (library.axioms.empty() && !library.rules.empty())
-          library.axioms = dsl::load_rules_or_throw({default_rule_path() + "/axioms.rules"}).axioms;
+        const verify::VerifyTargets targets =
+            verify::verify_targets(library, only.value_or(std::vector<std::string>{}), "only",
+                                   default_rule_path() + "/axioms.rules");
         verify::VerifyOptions options;
         options.shape.timeout_ms = options.proof.timeout_ms = options.numeric.timeout_ms =
             timeout_ms;
@@ -190,7 +175,7 @@ void bind_rules(py::module_& m) {
         else if (py::isinstance<py::bool_>(cache_dir) && cache_dir.cast<bool>())
           options.cache_dir = verify::default_cache_dir();
         py::gil_scoped_release release;
-        return verify::verify_library(library, rules, axioms, options);
+        return verify::verify_library(library, targets.rules, targets.axioms, options);
       },
       py::arg("paths"), py::arg("only") = py::none(), py::arg("timeout_ms") = 500,
       py::arg("jobs") = 0, py::arg("cache") = false,

@@ -117,6 +117,35 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
   return reports;
 }
 
+void require_sound(const dsl::RuleLibrary& library, const dsl::RuleSet& rules) {
+  std::vector<dsl::CheckedRule> selected;
+  for (std::size_t i = 0; i < rules.size(); ++i) selected.push_back(rules.rule(i));
+  require_sound(library, selected);
+}
+
+VerifyTargets verify_targets(dsl::RuleLibrary& library, const std::vector<std::string>& only,
+                             const std::string& only_option, const std::string& shipped_axioms) {
+  VerifyTargets targets;
+  targets.axioms_source = "the files given";
+  if (only.empty()) {
+    targets.rules = library.rules;
+    targets.axioms = library.axioms;
+  }
+  if (library.axioms.empty() && !library.rules.empty()) {
+    targets.axioms_source = shipped_axioms;
+    library.axioms = dsl::load_rules_or_throw({shipped_axioms}).axioms;
+  }
+  for (const auto& name : only) {
+    bool found = false;
+    for (const auto& r : library.rules)
+      if (r.name == name) targets.rules.push_back(r), found = true;
+    for (const auto& a : library.axioms)
+      if (a.name == name) targets.axioms.push_back(a), found = true;
+    if (!found) throw Error(fmt::format("{}: no rule or axiom is named '{}'", only_option, name));
+  }
+  return targets;
+}
+
 void require_sound(const dsl::RuleLibrary& library, const std::vector<dsl::CheckedRule>& rules) {
   VerifyOptions options;
   options.cache_dir = default_cache_dir();

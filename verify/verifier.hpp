@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "dsl/lowering.hpp"
 #include "dsl/rule_library.hpp"
 #include "verify/axiom_check.hpp"
 #include "verify/numeric_check.hpp"
@@ -57,6 +58,19 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
 // with default options and the default cache, and throws an Error naming every rule that fails
 // a check, with its counterexample.
 void require_sound(const dsl::RuleLibrary& library, const std::vector<dsl::CheckedRule>& rules);
+void require_sound(const dsl::RuleLibrary& library, const dsl::RuleSet& rules);
+
+// What `verify` checks in a library: every rule and axiom, or only those named in `only` (in the
+// order named; a name matching none is an Error, prefixed by `only_option`, e.g. "--only").
+// Proofs need axioms: when the library's files declare none, the axioms of `shipped_axioms` (a
+// rule file) are loaded into `library` first, and `axioms_source` says where they came from.
+struct VerifyTargets {
+  std::vector<dsl::CheckedRule> rules;
+  std::vector<dsl::CheckedAxiom> axioms;
+  std::string axioms_source;  // "the files given" or the shipped axioms' file
+};
+VerifyTargets verify_targets(dsl::RuleLibrary& library, const std::vector<std::string>& only,
+                             const std::string& only_option, const std::string& shipped_axioms);
 
 // $XDG_CACHE_HOME/mctsat/verify, else ~/.cache/mctsat/verify; nullopt without a home.
 std::optional<std::string> default_cache_dir();

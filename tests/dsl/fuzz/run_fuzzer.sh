@@ -10,18 +10,18 @@
 # under BUILD_DIR/<target>_fuzz/artifacts/. Objects are recompiled only when their sources or
 # headers change.
 #   usage: run_fuzzer.sh SOURCE_DIR BUILD_DIR [TARGET]
-#   environment: MCTSAT_FUZZ_RUNS (default 10000), MCTSAT_FUZZ_MAX_LEN (bytes, default 1024),
+#   environment: MCTSAT_FUZZ_RUNS (default 4000), MCTSAT_FUZZ_MAX_LEN (bytes, default 1024),
 #                MCTSAT_FUZZ_SEED (default 1), MCTSAT_FUZZ_BUDGET (seconds for the whole script,
-#                default 55: on a loaded machine the fuzzing stops early, after at least 10 s),
+#                default 40: on a loaded machine the fuzzing stops early, after at least 10 s),
 #                CLANGXX (default clang++)
 set -euo pipefail
 
 src=$(cd "$1" && pwd)
 target=${3:-rule_parser}
-runs=${MCTSAT_FUZZ_RUNS:-10000}
+runs=${MCTSAT_FUZZ_RUNS:-4000}
 max_len=${MCTSAT_FUZZ_MAX_LEN:-1024}
 seed=${MCTSAT_FUZZ_SEED:-1}
-budget=${MCTSAT_FUZZ_BUDGET:-55}
+budget=${MCTSAT_FUZZ_BUDGET:-40}
 cxx=${CLANGXX:-clang++}
 
 command -v "$cxx" >/dev/null || {
