@@ -49,7 +49,7 @@ struct OptimizeCliOptions {
   std::uint64_t check_seed = 1;
 };
 
-void print_report(const search::OptimizeReport& report) {
+void print_optimize_report(const search::OptimizeReport& report) {
   const search::OptimizeResult& r = report.result;
   const search::OptimizeOptions& o = report.options;
   const bool planner =
@@ -250,7 +250,7 @@ void add_optimize_command(CLI::App& app) {
     if (o.json) {
       std::cout << json.dump(2) << '\n';
     } else if (!o.quiet) {
-      print_report(report);
+      print_optimize_report(report);
       if (report.written_graph == "original")
         std::cout << "  kept original   the optimized graph did not measure faster: " << o.output
                   << " gets the original graph\n";

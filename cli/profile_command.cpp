@@ -164,7 +164,7 @@ nlohmann::json build_report(const ProfileOptions& options, const tensor::Graph& 
   return report;
 }
 
-void print_report(const nlohmann::json& r) {
+void print_profile_report(const nlohmann::json& r) {
   std::cout << fmt::format("model {}: {} timed operators on {}\n", r["model"].get<std::string>(),
                            r["timed_operators"].get<std::size_t>(),
                            r["machine"].get<std::string>());
@@ -232,7 +232,7 @@ void add_profile_command(CLI::App& app) {
     if (options->json)
       std::cout << report.dump(2) << '\n';
     else
-      print_report(report);
+      print_profile_report(report);
   });
 }
 

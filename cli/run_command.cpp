@@ -122,7 +122,7 @@ std::string timing_line(const nlohmann::json& timing) {
                      timing["max_ms"].get<double>(), timing["runs"].get<int>());
 }
 
-void print_report(const nlohmann::json& r) {
+void print_run_report(const nlohmann::json& r) {
   const std::string model = r["model"].get<std::string>();
   if (r["engine"] == "reference") {
     std::cout << fmt::format("{}: evaluated with the reference interpreter in {:.3f} s (seed {})\n",
@@ -200,7 +200,7 @@ void add_run_command(CLI::App& app) {
     if (options->json)
       std::cout << report.dump(2) << '\n';
     else
-      print_report(report);
+      print_run_report(report);
   });
 }
 

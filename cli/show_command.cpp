@@ -73,7 +73,7 @@ nlohmann::json build_report(const ShowOptions& options, const tensor::Graph& gra
           {"cost", {{"model", model->name()}, {"total_ms", total}, {"costliest", top}}}};
 }
 
-void print_report(const nlohmann::json& r) {
+void print_show_report(const nlohmann::json& r) {
   auto count = [](std::size_t n, const char* noun) {
     return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
   };
@@ -130,7 +130,7 @@ void add_show_command(CLI::App& app) {
     if (options->json) {
       std::cout << report.dump(2) << '\n';
     } else {
-      print_report(report);
+      print_show_report(report);
       for (const std::string* file : {&options->dot, &options->svg})
         if (!file->empty()) std::cout << "wrote " << *file << '\n';
     }

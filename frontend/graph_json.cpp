@@ -25,9 +25,9 @@ using tensor::TensorRef;
 constexpr std::string_view kFormat = "mctsat-graph";
 constexpr int kVersion = 2;
 
-class Reader {
+class GraphJsonReader {
  public:
-  Reader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+  GraphJsonReader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
 
   Graph read() {
     const json root = parse_json_text(text_, file_);
@@ -301,7 +301,7 @@ json node_json(const Graph& graph, const Node& node, bool with_values) {
 }  // namespace
 
 Graph graph_from_json(std::string_view text, const std::string& file) {
-  return read_json_fields(file, [&]() -> Graph { return Reader(text, file).read(); });
+  return read_json_fields(file, [&]() -> Graph { return GraphJsonReader(text, file).read(); });
 }
 
 std::string graph_to_json(const Graph& graph, bool with_values) {

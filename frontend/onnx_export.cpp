@@ -63,10 +63,6 @@ class Exporter {
   }
 
  private:
-  static Error node_error(const Node& node, std::string message) {
-    return Error(std::move(message), SourceLocation::at_node(node.name));
-  }
-
   void parse_payloads() {
     for (NodeId id = 0; id < graph_.size(); ++id) {
       const Node& node = graph_.node(id);

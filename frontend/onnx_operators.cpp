@@ -39,7 +39,7 @@ using tensor::Op;
 using tensor::Padding;
 using tensor::Shape;
 using tensor::TensorRef;
-using Node = onnx::NodeProto;
+using OnnxNode = onnx::NodeProto;
 using onnx_attr::get_float;
 using onnx_attr::get_int;
 using onnx_attr::get_ints;
@@ -56,7 +56,7 @@ std::int64_t rank_of(OnnxImporter& im, TensorRef ref) {
   return static_cast<std::int64_t>(im.type_of(ref).shape.size());
 }
 
-using Mapping = std::function<bool(OnnxImporter&, const Node&, std::string&)>;
+using Mapping = std::function<bool(OnnxImporter&, const OnnxNode&, std::string&)>;
 
 bool fail_with(std::string& reason, std::string why) {
   reason = std::move(why);
@@ -64,7 +64,7 @@ bool fail_with(std::string& reason, std::string why) {
 }
 
 Mapping unary(Op op) {
-  return [op](OnnxImporter& im, const Node& node, std::string& reason) {
+  return [op](OnnxImporter& im, const OnnxNode& node, std::string& reason) {
     const TensorRef x = im.tensor(node.input(0));
     if (!floating(im.type_of(x).dtype)) return fail_with(reason, "integer input");
     im.bind(node.output(0), im.add1(op, {x}, {}, im.node_name()));
@@ -73,7 +73,7 @@ Mapping unary(Op op) {
 }
 
 Mapping binary(Op op) {
-  return [op](OnnxImporter& im, const Node& node, std::string& reason) {
+  return [op](OnnxImporter& im, const OnnxNode& node, std::string& reason) {
     const TensorRef a = im.tensor(node.input(0)), b = im.tensor(node.input(1));
     if (!floating(im.type_of(a).dtype)) return fail_with(reason, "integer arithmetic");
     im.bind(node.output(0), im.add1(op, {a, b}, {}, im.node_name()));
@@ -81,12 +81,12 @@ Mapping binary(Op op) {
   };
 }
 
-bool map_identity(OnnxImporter& im, const Node& node, std::string&) {
+bool map_identity(OnnxImporter& im, const OnnxNode& node, std::string&) {
   im.bind(node.output(0), im.add1(Op::kIdentity, {im.tensor(node.input(0))}, {}, im.node_name()));
   return true;
 }
 
-bool map_dropout(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_dropout(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   if (has_output(node, 1)) return fail_with(reason, "the mask output is used");
   if (has_input(node, 2)) {
     const auto training = im.constant(node.input(2));
@@ -97,7 +97,7 @@ bool map_dropout(OnnxImporter& im, const Node& node, std::string& reason) {
   return true;
 }
 
-bool map_clip(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_clip(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   const TensorRef x = im.tensor(node.input(0));
   if (!floating(im.type_of(x).dtype)) return fail_with(reason, "integer input");
   double bounds[2] = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
@@ -117,7 +117,7 @@ bool map_clip(OnnxImporter& im, const Node& node, std::string& reason) {
   return true;
 }
 
-bool map_softmax(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_softmax(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   const TensorRef x = im.tensor(node.input(0));
   if (!floating(im.type_of(x).dtype)) return fail_with(reason, "integer input");
   const std::int64_t rank = rank_of(im, x);
@@ -134,7 +134,7 @@ bool map_softmax(OnnxImporter& im, const Node& node, std::string& reason) {
   return true;
 }
 
-bool map_flatten(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_flatten(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   const TensorRef x = im.tensor(node.input(0));
   const std::int64_t rank = rank_of(im, x);
   std::int64_t axis = get_int(node, "axis", 1);
@@ -144,7 +144,7 @@ bool map_flatten(OnnxImporter& im, const Node& node, std::string& reason) {
   return true;
 }
 
-bool map_transpose(OnnxImporter& im, const Node& node, std::string&) {
+bool map_transpose(OnnxImporter& im, const OnnxNode& node, std::string&) {
   const TensorRef x = im.tensor(node.input(0));
   std::vector<std::int64_t> perm;
   if (auto given = get_ints(node, "perm")) {
@@ -156,7 +156,7 @@ bool map_transpose(OnnxImporter& im, const Node& node, std::string&) {
   return true;
 }
 
-bool map_reshape(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_reshape(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   const TensorRef x = im.tensor(node.input(0));
   const Shape& in = im.type_of(x).shape;
   std::optional<std::vector<std::int64_t>> target;
@@ -200,7 +200,7 @@ bool map_reshape(OnnxImporter& im, const Node& node, std::string& reason) {
   return true;
 }
 
-bool map_concat(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_concat(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   std::vector<TensorRef> inputs;
   for (const auto& in : node.input()) inputs.push_back(im.tensor(in));
   const std::int64_t rank = rank_of(im, inputs.at(0));
@@ -210,7 +210,7 @@ bool map_concat(OnnxImporter& im, const Node& node, std::string& reason) {
   return true;
 }
 
-bool map_split(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_split(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   const TensorRef x = im.tensor(node.input(0));
   const Shape& shape = im.type_of(x).shape;
   const std::int64_t axis =
@@ -240,7 +240,7 @@ bool map_split(OnnxImporter& im, const Node& node, std::string& reason) {
   return true;
 }
 
-bool map_matmul(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_matmul(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   const TensorRef a = im.tensor(node.input(0)), b = im.tensor(node.input(1));
   if (!floating(im.type_of(a).dtype)) return fail_with(reason, "integer input");
   if (rank_of(im, a) < 2 || rank_of(im, b) < 2) return fail_with(reason, "a vector operand");
@@ -253,7 +253,7 @@ TensorRef scalar(OnnxImporter& im, double value, TensorRef like) {
   return im.add_weight(tensor::Tensor({1}, value), im.type_of(like).dtype);
 }
 
-bool map_gemm(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_gemm(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   TensorRef a = im.tensor(node.input(0)), b = im.tensor(node.input(1));
   if (!floating(im.type_of(a).dtype)) return fail_with(reason, "integer input");
   const std::vector<std::int64_t> swap = {1, 0};
@@ -286,7 +286,7 @@ struct Window {
 
 // `extra` pads [top, left, bottom, right] are added to the node's explicit ones (a Pad the
 // operator absorbs).
-std::optional<Window> window_of(const Node& node, const Shape& x, std::int64_t kernel_h,
+std::optional<Window> window_of(const OnnxNode& node, const Shape& x, std::int64_t kernel_h,
                                 std::int64_t kernel_w, std::string& reason,
                                 const std::vector<std::int64_t>& extra = {0, 0, 0, 0}) {
   auto reject = [&](const char* why) {
@@ -356,8 +356,8 @@ std::optional<Padding> padding_of(const Shape& x, const Window& w) {
 // A zero Pad of the spatial axes before a Conv, read by the Conv alone, as pads [top, left,
 // bottom, right] the Conv can take instead (tf2onnx writes TensorFlow's explicit padding as Pad
 // followed by a Conv without pads); nullopt if it is not one.
-std::optional<std::vector<std::int64_t>> absorbable_pad(OnnxImporter& im, const Node& conv) {
-  const Node* pad = im.producer(conv.input(0));
+std::optional<std::vector<std::int64_t>> absorbable_pad(OnnxImporter& im, const OnnxNode& conv) {
+  const OnnxNode* pad = im.producer(conv.input(0));
   if (pad == nullptr || pad->op_type() != "Pad" || im.readers(conv.input(0)) != 1 ||
       get_string(*pad, "mode", "constant") != "constant")
     return std::nullopt;
@@ -383,7 +383,7 @@ std::optional<std::vector<std::int64_t>> absorbable_pad(OnnxImporter& im, const 
   return std::vector<std::int64_t>{p[2], p[3], p[6], p[7]};
 }
 
-bool map_conv(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_conv(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   TensorRef x = im.tensor(node.input(0));
   const TensorRef w = im.tensor(node.input(1));
   if (!floating(im.type_of(x).dtype)) return fail_with(reason, "integer input");
@@ -420,7 +420,7 @@ bool map_conv(OnnxImporter& im, const Node& node, std::string& reason) {
 }
 
 Mapping pool(Op op) {
-  return [op](OnnxImporter& im, const Node& node, std::string& reason) {
+  return [op](OnnxImporter& im, const OnnxNode& node, std::string& reason) {
     const TensorRef x = im.tensor(node.input(0));
     if (!floating(im.type_of(x).dtype)) return fail_with(reason, "integer input");
     if (rank_of(im, x) != 4) return fail_with(reason, "not 2-D");
@@ -450,14 +450,14 @@ Mapping pool(Op op) {
   };
 }
 
-bool map_global_avg_pool(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_global_avg_pool(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   const TensorRef x = im.tensor(node.input(0));
   if (!floating(im.type_of(x).dtype)) return fail_with(reason, "integer input");
   im.bind(node.output(0), im.add1(Op::kGlobalAvgPool, {x}, {}, im.node_name()));
   return true;
 }
 
-bool map_batchnorm(OnnxImporter& im, const Node& node, std::string& reason) {
+bool map_batchnorm(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
   if (has_output(node, 1) || has_output(node, 2)) return fail_with(reason, "training outputs");
   if (get_int(node, "training_mode", 0)) return fail_with(reason, "training mode");
   std::vector<TensorRef> inputs;

@@ -15,16 +15,9 @@ namespace {
 using tensor::Shape;
 using tensor::Tensor;
 
-[[noreturn]] void reject(const std::string& message) {
-  throw Error(message);
-}
-
 const OnnxValue& required(ReferenceInputs inputs, std::size_t k, const char* op) {
   if (k >= inputs.size() || !inputs[k]) reject(fmt::format("{} needs input {}", op, k));
   return *inputs[k];
-}
-const OnnxValue* optional_input(ReferenceInputs inputs, std::size_t k) {
-  return k < inputs.size() && inputs[k] ? &*inputs[k] : nullptr;
 }
 
 Tensor limited_tensor(const Shape& shape, std::int64_t limit, const char* op) {

@@ -8,16 +8,28 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
 
 #include "frontend/onnx_reference_ops.hpp"
+#include "support/error.hpp"
 
 namespace mctsat::frontend {
 
 using ReferenceInputs = std::span<const std::optional<OnnxValue>>;
 using ReferenceOutputs = std::vector<std::optional<OnnxValue>>;
+
+// Rejects a use the reference operator does not accept (an Error without a location).
+[[noreturn]] inline void reject(const std::string& message) {
+  throw Error(message);
+}
+
+// Input k, or nullptr when the node leaves it out.
+inline const OnnxValue* optional_input(ReferenceInputs inputs, std::size_t k) {
+  return k < inputs.size() && inputs[k] ? &*inputs[k] : nullptr;
+}
 
 // Conv: N-D, groups, strides, dilations, explicit or automatic pads, optional bias.
 ReferenceOutputs reference_conv(const onnx::NodeProto& node, ReferenceInputs inputs,

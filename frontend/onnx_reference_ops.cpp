@@ -30,16 +30,9 @@ using Outputs = std::vector<std::optional<OnnxValue>>;
 // The largest result evaluate_onnx_node may create, set for the duration of a call.
 thread_local std::int64_t max_elements = kDefaultMaxElements;
 
-[[noreturn]] void reject(const std::string& message) {
-  throw Error(message);
-}
-
 const OnnxValue& required(Inputs inputs, std::size_t k, const NodeProto& node) {
   if (k >= inputs.size() || !inputs[k]) reject(fmt::format("{} needs input {}", node.op_type(), k));
   return *inputs[k];
-}
-const OnnxValue* optional_input(Inputs inputs, std::size_t k) {
-  return k < inputs.size() && inputs[k] ? &*inputs[k] : nullptr;
 }
 
 bool integral(DType dtype) {

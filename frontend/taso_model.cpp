@@ -198,9 +198,11 @@ void for_each_item(const Line& line, Each&& each) {
   }
 }
 
-class Reader {
+class TasoModelReader {
  public:
-  Reader(std::string_view text, std::string file) : file_(std::move(file)) { split_lines(text); }
+  TasoModelReader(std::string_view text, std::string file) : file_(std::move(file)) {
+    split_lines(text);
+  }
 
   tensor::Graph read() {
     if (lines_.empty()) fail({}, 0, {}, "the file holds no operators");
@@ -625,7 +627,7 @@ class Reader {
 }  // namespace
 
 tensor::Graph graph_from_taso_model(std::string_view text, const std::string& file) {
-  return Reader(text, file).read();
+  return TasoModelReader(text, file).read();
 }
 
 }  // namespace mctsat::frontend

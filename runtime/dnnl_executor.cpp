@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 #include <omp.h>
 
-#include "support/error.hpp"
 #include "runtime/dnnl_primitives.hpp"
+#include "support/error.hpp"
 #include "tensor/interpreter.hpp"
 #include "tensor/memory_budget.hpp"
 #include "tensor/reference_kernels.hpp"
@@ -24,10 +24,6 @@ namespace {
 
 using dnnl_lowering::Operand;
 using dnnl_lowering::Step;
-
-Error node_error(const Node& node, const std::string& message) {
-  return Error(message, SourceLocation::at_node(node.name));
-}
 
 void require_float32(const Node& node) {
   for (const TensorType& type : node.outputs) {

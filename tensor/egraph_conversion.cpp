@@ -14,10 +14,6 @@
 namespace mctsat::tensor {
 namespace {
 
-Error node_error(const Node& node, std::string message) {
-  return Error(std::move(message), SourceLocation::at_node(node.name));
-}
-
 // The tables of a graph's leaves and opaque nodes, and each such node's index in them.
 std::shared_ptr<TensorTables> collect_tables(const Graph& graph,
                                              std::vector<std::int64_t>& table_index) {

@@ -35,10 +35,6 @@ class TopologicalVisitor : public boost::default_dfs_visitor {
   std::optional<NodeId>& on_cycle_;
 };
 
-Error node_error(const Node& node, std::string message) {
-  return Error(std::move(message), SourceLocation::at_node(node.name));
-}
-
 // Says which recorded output type differs from the inferred one (or that their counts differ).
 std::string output_mismatch(const std::vector<TensorType>& recorded,
                             const std::vector<TensorType>& inferred) {
@@ -162,6 +158,10 @@ std::vector<bool> Graph::weight_only() const {
 std::string tensor_ref_string(const Graph& graph, TensorRef ref) {
   const std::string& name = graph.node(ref.node).name;
   return ref.output == 0 ? name : fmt::format("{}:{}", name, ref.output);
+}
+
+Error node_error(const Node& node, std::string message) {
+  return Error(std::move(message), SourceLocation::at_node(node.name));
 }
 
 }  // namespace mctsat::tensor

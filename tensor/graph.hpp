@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "support/error.hpp"
 #include "tensor/attr.hpp"
 #include "tensor/op.hpp"
 #include "tensor/tensor_type.hpp"
@@ -41,6 +42,9 @@ struct Node {
   std::shared_ptr<const OpaqueInfo> opaque;  // opaque operators only
   DType leaf_dtype = DType::kFloat32;        // element type of inputs and weights
 };
+
+// An error about one node, located at its name.
+Error node_error(const Node& node, std::string message);
 
 struct GraphOutput {
   std::string name;

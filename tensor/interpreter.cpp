@@ -21,10 +21,6 @@ std::uint64_t mix(std::uint64_t x) {
   return SplitMix64(x).next();
 }
 
-Error node_error(const Node& node, std::string message) {
-  return Error(std::move(message), SourceLocation::at_node(node.name));
-}
-
 const Shape& leaf_shape(const Node& node) {
   return attr_ints(node.attrs.at(0));
 }

@@ -3,12 +3,16 @@
 // The DSL checks rules against these signatures; the graph validator checks nodes against them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
 
 namespace mctsat::tensor {
+
+// The highest tensor rank of any operator's operands and results.
+inline constexpr std::size_t kMaxRank = 8;
 
 enum class Op : std::uint8_t {
   kInput,   // graph input: shape attribute, named

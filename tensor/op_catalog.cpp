@@ -9,7 +9,7 @@
 namespace mctsat::tensor {
 namespace {
 
-constexpr std::int64_t kMaxRank = 8;
+constexpr auto kMaxRankAttr = static_cast<std::int64_t>(kMaxRank);
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 20;  // bound for strides, kernels, counts
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
@@ -45,7 +45,7 @@ constexpr std::array kSmulParams = {tensor("x"), tensor("s")};
 constexpr std::array kUnaryParams = {tensor("x")};
 constexpr std::array kTransposeParams = {tensor("x"), ints("perm")};
 constexpr std::array kReshapeParams = {tensor("x"), ints("shape")};
-constexpr std::array kFlattenParams = {integer("axis", 0, kMaxRank), tensor("x")};
+constexpr std::array kFlattenParams = {integer("axis", 0, kMaxRankAttr), tensor("x")};
 constexpr std::array kEnlargeParams = {tensor("w"), tensor("ref")};
 constexpr std::array kPoolParams = {tensor("x"),
                                     integer("kernel_h", 1, kMaxSize),
@@ -54,13 +54,14 @@ constexpr std::array kPoolParams = {tensor("x"),
                                     integer("stride_w", 1, kMaxSize),
                                     kPad,
                                     kAct};
-constexpr std::array kConcatParams = {integer("axis", 0, kMaxRank - 1),
-                                      integer("ndim", 1, kMaxRank), tensors("inputs")};
-constexpr std::array kSplitParams = {integer("axis", 0, kMaxRank - 1), ints("sizes"), tensor("x")};
+constexpr std::array kConcatParams = {integer("axis", 0, kMaxRankAttr - 1),
+                                      integer("ndim", 1, kMaxRankAttr), tensors("inputs")};
+constexpr std::array kSplitParams = {integer("axis", 0, kMaxRankAttr - 1), ints("sizes"),
+                                     tensor("x")};
 constexpr std::array kMergeParams = {tensor("w"), integer("count", 1, kMaxSize)};
 constexpr std::array kBatchNormParams = {tensor("x"), tensor("scale"), tensor("bias"),
                                          tensor("mean"), tensor("var")};
-constexpr std::array kSoftmaxParams = {integer("axis", 0, kMaxRank - 1), tensor("x")};
+constexpr std::array kSoftmaxParams = {integer("axis", 0, kMaxRankAttr - 1), tensor("x")};
 constexpr std::array kClipParams = {real("min"), real("max"), tensor("x")};
 constexpr std::array kOpaqueParams = {integer("id", 0, kMaxId), ints("output_shapes"),
                                       tensors("inputs")};

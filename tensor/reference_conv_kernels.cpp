@@ -10,10 +10,6 @@
 namespace mctsat::tensor::kernels {
 namespace {
 
-std::size_t to_size(std::int64_t value) {
-  return static_cast<std::size_t>(value);
-}
-
 // Ceiling division for b > 0 and any a.
 std::int64_t div_ceil(std::int64_t a, std::int64_t b) {
   return a >= 0 ? (a + b - 1) / b : -((-a) / b);

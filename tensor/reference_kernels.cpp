@@ -16,10 +16,6 @@ namespace mctsat::tensor {
 namespace kernels {
 namespace {
 
-std::size_t to_size(std::int64_t value) {
-  return static_cast<std::size_t>(value);
-}
-
 // Product of the dimensions in [begin, end).
 std::int64_t product(const Shape& shape, std::size_t begin, std::size_t end) {
   std::int64_t n = 1;

@@ -3,6 +3,7 @@
 // e-node) on concrete tensors; the interpreter and the numeric rule verifier both use it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -24,6 +25,11 @@ std::vector<Tensor> evaluate_op(Op op, std::span<const Tensor> inputs, const Att
                                 std::span<const TensorType> output_types = {});
 
 namespace kernels {
+
+// A dimension or index already checked to be non-negative, as a size.
+inline std::size_t to_size(std::int64_t value) {
+  return static_cast<std::size_t>(value);
+}
 
 // The individual kernels behind evaluate_op. They expect inputs already accepted by the shape
 // function and take the inferred output shape where it is not evident from the inputs.

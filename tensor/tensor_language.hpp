@@ -48,9 +48,8 @@ inline constexpr OpCode kFloatOp = kIntOp + 2;
 inline constexpr OpCode kProjOp = kIntOp + 3;
 inline constexpr std::size_t kOpCodeCount = kOpCount + 4;
 
-// Longest `ints` literal and highest tensor rank the e-graph represents.
+// Longest `ints` literal the e-graph represents (its highest tensor rank is op.hpp's kMaxRank).
 inline constexpr std::size_t kMaxListLength = 8;
-inline constexpr std::size_t kMaxRank = 8;
 
 constexpr OpCode op_code(Op op) {
   return static_cast<OpCode>(op);

@@ -309,20 +309,21 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
 }
 
 // A configuration expanded over its sweep: (label, swept values, options, limits).
-struct Variant {
+struct ConfigVariant {
   std::string label;
   json sweep = json::object();
   OptimizeOptions options;
   Limits limits;
 };
 
-std::vector<Variant> read_configuration(const Reader& r, const json& config,
-                                        const std::string& path, const FlatParameters& defaults,
-                                        const Limits& limits, std::string& name) {
+std::vector<ConfigVariant> read_configuration(const Reader& r, const json& config,
+                                              const std::string& path,
+                                              const FlatParameters& defaults, const Limits& limits,
+                                              std::string& name) {
   r.object(config, path);
   if (!config.contains("name")) r.fail(path + "/name", "missing");
   name = r.string(config["name"], path + "/name");
-  Variant base;
+  ConfigVariant base;
   for (const auto& [key, value] : defaults) apply(r, key, value.first, value.second, base.options);
   FlatParameters own;
   flatten(config, path, own, {"name", "sweep", "limits"});
@@ -331,16 +332,16 @@ std::vector<Variant> read_configuration(const Reader& r, const json& config,
                     ? read_limits(r, config["limits"], path + "/limits", limits)
                     : limits;
   base.label = name;
-  std::vector<Variant> variants{base};
+  std::vector<ConfigVariant> variants{base};
   if (!config.contains("sweep")) return variants;
   const std::string sweep_path = path + "/sweep";
   for (const auto& [key, values] : r.object(config["sweep"], sweep_path).items()) {
     const std::string key_path = fmt::format("{}/{}", sweep_path, key);
     r.array(values, key_path, true);
-    std::vector<Variant> next;
-    for (const Variant& v : variants)
+    std::vector<ConfigVariant> next;
+    for (const ConfigVariant& v : variants)
       for (std::size_t i = 0; i < values.size(); ++i) {
-        Variant w = v;
+        ConfigVariant w = v;
         apply(r, key, values[i], fmt::format("{}/{}", key_path, i), w.options);
         w.sweep[key] = values[i];
         const std::string short_key = key.substr(key.rfind('.') + 1);
@@ -407,7 +408,7 @@ Study parse_study(const std::string& text, const std::string& path,
 
   if (!root.contains("configurations")) r.fail("/configurations", "missing");
   const json& configs = r.array(root["configurations"], "/configurations", true);
-  std::vector<std::vector<Variant>> expanded;
+  std::vector<std::vector<ConfigVariant>> expanded;
   std::set<std::string> names;
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const std::string path_i = fmt::format("/configurations/{}", i);
@@ -422,7 +423,7 @@ Study parse_study(const std::string& text, const std::string& path,
   for (std::size_t m = 0; m < study.models.size(); ++m)
     for (std::size_t s = 0; s < study.rules.size(); ++s)
       for (std::size_t c = 0; c < expanded.size(); ++c)
-        for (const Variant& variant : expanded[c])
+        for (const ConfigVariant& variant : expanded[c])
           for (std::size_t k = 0; k < study.costs.size(); ++k)
             for (std::uint64_t seed : seeds) {
               if (variant.options.strategy != search::StrategyKind::kMcts && seed != seeds.front())
