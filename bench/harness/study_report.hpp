@@ -32,6 +32,10 @@ struct Cell {
   std::map<std::string, std::size_t> failures;  // status -> count
   Stats speedup, original_ms, optimized_ms, exploration_s, extraction_s, wall_s, nodes, rss_mb;
   Stats measured_speedup;  // result.measured.speedup_percent of the runs that have one
+  // result.onnxruntime.speedup_percent of the runs that have one; how many of them computed other
+  // outputs than the original (beyond the tolerance)
+  Stats onnxruntime_speedup;
+  std::size_t onnxruntime_outputs_differ = 0;
   // Percent of the best-known improvement of the model, per run (no values when no run of the
   // model under this cost model improved on the original).
   Stats best_known_share;
@@ -67,7 +71,8 @@ struct Summary {
   std::vector<nlohmann::json> failures;                     // the failed records
   std::vector<std::string> machines, commits, cost_models;  // distinct values seen
   std::size_t max_seeds = 0;
-  bool measured = false;  // some run recorded a measured speedup
+  bool measured = false;     // some run recorded a measured speedup
+  bool onnxruntime = false;  // some run recorded a speedup in ONNX Runtime
   std::string first_finished, last_finished;
   // (model, cost model name) -> the best known; a reference study's models absent from this one
   // are left out.
