@@ -1,10 +1,10 @@
 // Summaries of a study's run records: per model x configuration (rule set and cost model
 // included when a study varies them), the mean and standard deviation over seeds of the speedup,
-// times, e-graph size and peak memory, with failures counted; the speedup measured with oneDNN
-// next to the estimate when the runs recorded one; per model the best cost any run found (of this
-// study and of reference studies) and per cell each run's share of that best-known improvement,
-// (original - found) / (original - best known). Rendered as a Markdown report and CSV files;
-// plots are drawn by study_plots.hpp from the same summary.
+// times, e-graph size and peak memory, with failures counted; the speedups measured with oneDNN
+// and in ONNX Runtime next to the estimate when the runs recorded them; per model the best cost
+// any run found (of this study and of reference studies) and per cell each run's share of that
+// best-known improvement, (original - found) / (original - best known). Rendered as a Markdown
+// report and CSV files; plots are drawn by study_plots.hpp from the same summary.
 #pragma once
 
 #include <cstddef>
