@@ -9,15 +9,33 @@ function(mctsat_library name)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
 endfunction()
 
-# mctsat_test(NAME SOURCE LABELS... DEPS...): a doctest executable registered with CTest under the
-# given labels (unit, integration, slow).
-function(mctsat_test name)
-  cmake_parse_arguments(ARG "" "SOURCE" "LABELS;DEPS" ${ARGN})
-  add_executable(${name} ${ARG_SOURCE})
-  target_link_libraries(${name} PRIVATE mctsat_test_main ${ARG_DEPS})
+# mctsat_test_folder(FOLDER SOURCES... DEPS... SLOW...): one doctest executable `FOLDER_tests` for
+# all of a test folder's files, compiled as a unity build (a few test files per translation unit:
+# parsing doctest and the project's headers once per batch instead of once per file is most of
+# the saving), and one CTest entry `FOLDER_STEM` per file, running only that file's test cases
+# (doctest's --source-file filter). Entries are labelled `integration` in tests/cli and `unit`
+# elsewhere, plus `slow` when named in SLOW.
+function(mctsat_test_folder folder)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;SLOW" ${ARGN})
+  set(executable ${folder}_tests)
+  add_executable(${executable} ${ARG_SOURCES})
+  target_link_libraries(${executable} PRIVATE mctsat_test_main ${ARG_DEPS})
   # Test code is compiled at -O1 in Release builds: it is a large share of the build, and what it
   # tests (the libraries) keeps the build type's optimization.
-  target_compile_options(${name} PRIVATE $<$<CONFIG:Release>:-O1>)
-  add_test(NAME ${name} COMMAND ${name} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")
+  target_compile_options(${executable} PRIVATE $<$<CONFIG:Release>:-O1>)
+  set_target_properties(${executable} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  foreach(source ${ARG_SOURCES})
+    get_filename_component(stem ${source} NAME_WE)
+    set(name ${folder}_${stem})
+    set(labels unit)
+    if(folder STREQUAL "cli")
+      set(labels integration)
+    endif()
+    if(name IN_LIST ARG_SLOW)
+      list(APPEND labels slow)
+    endif()
+    add_test(NAME ${name} COMMAND ${executable} --source-file=*/${folder}/${stem}.cpp
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(${name} PROPERTIES LABELS "${labels}")
+  endforeach()
 endfunction()

@@ -15,7 +15,7 @@
 namespace fs = std::filesystem;
 using namespace mctsat::bench;
 
-namespace {
+namespace slurm_study_test {
 
 const std::vector<std::string> kRules{MCTSAT_SOURCE_DIR "/rules/taso"};
 
@@ -39,8 +39,6 @@ std::string error_of(const std::function<void()>& f) {
   }
   return "";
 }
-
-}  // namespace
 
 TEST_CASE("Slurm time limits in every format sbatch takes") {
   CHECK(parse_slurm_time("30") == 1800);
@@ -169,3 +167,5 @@ TEST_CASE("a directory without a plan is not a Slurm study") {
   CHECK(error_of([&] { slurm_status(scratch.dir.string()); }).find("no Slurm study here") !=
         std::string::npos);
 }
+
+}  // namespace slurm_study_test

@@ -1,6 +1,6 @@
 // Runs the mctsat executable (path given by the build as MCTSAT_BINARY) and captures what it
-// prints and its exit status, for the CLI integration tests; also its JSON output, and a scratch
-// directory removed at the end of a test.
+// prints and its exit status, for the CLI integration tests; also its JSON output, a scratch
+// directory removed at the end of a test, and the checks several CLI tests share.
 #pragma once
 
 #include <sys/wait.h>
@@ -58,3 +58,27 @@ struct Scratch {
 
   std::filesystem::path dir;
 };
+
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A file of the repository's examples/ folder.
+inline std::string example_file(const std::string& name) {
+  return std::string(MCTSAT_SOURCE_DIR) + "/examples/" + name;
+}
+
+// The "operators: ..." line of `mctsat show ARGUMENTS` (the test stops if show fails).
+inline std::string operator_line(const std::string& arguments) {
+  const CliResult r = run_mctsat("show " + arguments);
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  const auto begin = r.output.find("operators: ");
+  REQUIRE(begin != std::string::npos);
+  return r.output.substr(begin, r.output.find('\n', begin) - begin);
+}
+
+// A command run with --check succeeded and printed that the check passed.
+inline void require_check_passed(const CliResult& r) {
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  CHECK_MESSAGE(contains(r.output, "passed (max relative difference"), r.output);
+}

@@ -17,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kScratchPrefix = "mctsat-dnnl-cli-test";
+constexpr const char* kDnnlScratchPrefix = "mctsat-dnnl-cli-test";
 
 }  // namespace
 
@@ -49,7 +49,7 @@ TEST_CASE("run --engine dnnl times several oneDNN threads by the wall clock") {
 }
 
 TEST_CASE("run --compare runs an optimized graph on the same inputs") {
-  const Scratch scratch(kScratchPrefix);
+  const Scratch scratch(kDnnlScratchPrefix);
   const std::string optimized = scratch.file("demo-optimized.json");
   const CliResult optimize =
       run_mctsat("optimize demo --strategy greedy -o " + optimized + " --seconds 5");
@@ -68,7 +68,7 @@ TEST_CASE("run --compare runs an optimized graph on the same inputs") {
 }
 
 TEST_CASE("profile fills the cache that --cost measured reuses") {
-  const Scratch scratch(kScratchPrefix);
+  const Scratch scratch(kDnnlScratchPrefix);
   const std::string cache = scratch.file("cache.json");
   const json first = run_json("profile demo --top 3 --json --cost-table " + cache);
   CHECK(first["newly_measured"].get<int>() > 0);
@@ -86,7 +86,7 @@ TEST_CASE("profile fills the cache that --cost measured reuses") {
 }
 
 TEST_CASE("clear errors: reference timing, opaque operators, bad thread counts") {
-  const Scratch scratch(kScratchPrefix);
+  const Scratch scratch(kDnnlScratchPrefix);
   CliResult r = run_mctsat("run demo --runs 3");
   CHECK(r.status != 0);
   CHECK(r.output.find("--engine dnnl") != std::string::npos);

@@ -15,10 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string example(const std::string& name) {
-  return std::string(MCTSAT_SOURCE_DIR) + "/examples/" + name;
-}
-
 std::set<std::string> rules_used(const json& report) {
   std::set<std::string> names;
   for (const auto& used : report["rules_used"]) names.insert(used["rule"].get<std::string>());
@@ -32,20 +28,20 @@ TEST_CASE("every command of examples/README.md runs") {
 }
 
 TEST_CASE("the example rules fuse ReLUs and merge the products of one input") {
-  const std::string model = example("models/mlp.json");
+  const std::string model = example_file("models/mlp.json");
   const json shipped = run_json("optimize " + model + " --strategy eqsat --json");
-  const json mine =
-      run_json("optimize " + model + " --rules " + example("rules") + " --strategy eqsat --json");
+  const json mine = run_json("optimize " + model + " --rules " + example_file("rules") +
+                             " --strategy eqsat --json");
   const auto used = rules_used(mine);
   CHECK(used.count("matmul-relu-fuse") == 1);
   CHECK(used.count("matmul-share-input") == 1);
   // Both libraries together find more than the shipped one alone (the walkthrough's +78.9%).
   const json both = run_json("optimize " + model + " --rules " + MCTSAT_SOURCE_DIR +
-                             "/rules/taso " + example("rules") + " --strategy eqsat --json");
+                             "/rules/taso " + example_file("rules") + " --strategy eqsat --json");
   CHECK(both["speedup_percent"].get<double>() > shipped["speedup_percent"].get<double>());
   CHECK(rules_used(both).count("matmul-relu-fuse") == 1);
   // The include brought merge.rules' rule into the including file's ruleset.
-  const json selected = run_json("optimize " + model + " --rules " + example("rules") +
+  const json selected = run_json("optimize " + model + " --rules " + example_file("rules") +
                                  " --ruleset mine --rule matmul-share-input --strategy eqsat "
                                  "--json");
   CHECK(rules_used(selected) == std::set<std::string>{"matmul-share-input"});
@@ -53,8 +49,8 @@ TEST_CASE("the example rules fuse ReLUs and merge the products of one input") {
 
 TEST_CASE("the example study runs 2 models x 2 rule sets x 2 strategies") {
   Scratch scratch("mctsat-example-study");
-  const json summary = run_json("bench " + example("study.json") + " --out " + scratch.file("out") +
-                                " --jobs 2 --quiet --json");
+  const json summary = run_json("bench " + example_file("study.json") + " --out " +
+                                scratch.file("out") + " --jobs 2 --quiet --json");
   CHECK(summary["ran"] == 8);
   CHECK(summary["failed"] == 0);
   std::ifstream records(summary["results"].get<std::string>());

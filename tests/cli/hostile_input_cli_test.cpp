@@ -24,10 +24,6 @@ std::string write(const Scratch& scratch, const std::string& name, const std::st
   return path;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // A located error: exit status 1 (not a signal, not an internal error) and the message.
 void check_error(const CliResult& r, const std::string& part) {
   CAPTURE(r.output);

@@ -18,11 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kScratchPrefix = "mctsat-measure-cli-test";
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+constexpr const char* kMeasureScratchPrefix = "mctsat-measure-cli-test";
 
 // The timing statistics of one graph are ordered and positive.
 void check_timing(const json& t, int runs) {
@@ -79,7 +75,7 @@ TEST_CASE("optimize --measure reports the real speedup next to the estimate") {
 }
 
 TEST_CASE("optimize --measure -o writes the optimized graph only when it measured faster") {
-  Scratch scratch(kScratchPrefix);
+  Scratch scratch(kMeasureScratchPrefix);
   const std::string out = scratch.file("out.json");
   const json report = run_json(
       kOptimizeDemo + "--measure --measure-runs 5 --measure-threads 1 -o " + out + " --json");
@@ -96,7 +92,7 @@ TEST_CASE("optimize --measure -o writes the optimized graph only when it measure
 }
 
 TEST_CASE("optimize --measure: clear errors for bad options and graphs oneDNN cannot run") {
-  const Scratch scratch(kScratchPrefix);
+  const Scratch scratch(kMeasureScratchPrefix);
   CliResult r = run_mctsat(kOptimizeDemo + "--measure --measure-runs 0");
   CHECK(r.status != 0);
   CHECK(contains(r.output, "--measure-runs"));
@@ -125,7 +121,7 @@ TEST_CASE("optimize --measure: clear errors for bad options and graphs oneDNN ca
 }
 
 TEST_CASE("a bench study with \"measure\": true records and reports measured speedups") {
-  const Scratch scratch(kScratchPrefix);
+  const Scratch scratch(kMeasureScratchPrefix);
   const std::string config = scratch.file("measured.json");
   std::ofstream(config) << R"({"name": "measured", "models": ["demo"],
     "configurations": [{"name": "greedy", "strategy": "greedy", "search_seconds": 10}],
@@ -157,7 +153,7 @@ TEST_CASE("a bench study with \"measure\": true records and reports measured spe
 }
 
 TEST_CASE("profile --calibrate writes a device profile that --device loads") {
-  const Scratch scratch(kScratchPrefix);
+  const Scratch scratch(kMeasureScratchPrefix);
   const std::string profile = scratch.file("this-cpu.json");
   const std::string cache = scratch.file("cache.json");
   const json report =
@@ -202,7 +198,7 @@ TEST_CASE("profile --calibrate writes a device profile that --device loads") {
 }
 
 TEST_CASE("unreadable and malformed profile files and unwritable outputs are clear errors") {
-  const Scratch scratch(kScratchPrefix);
+  const Scratch scratch(kMeasureScratchPrefix);
   const std::string missing = scratch.file("missing.json");
   CliResult r = run_mctsat("show demo --device " + missing);
   CHECK(r.status != 0);

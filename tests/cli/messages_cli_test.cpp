@@ -12,17 +12,7 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::string example(const std::string& name) {
-  return std::string(MCTSAT_SOURCE_DIR) + "/examples/" + name;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("optimize and show say which files they wrote") {
   Scratch scratch("mctsat-messages");
@@ -47,7 +37,7 @@ TEST_CASE("optimize and show say which files they wrote") {
 
 TEST_CASE("verify reports each rule on stderr as it finishes, but not with --json") {
   Scratch scratch("mctsat-verify-progress");
-  const std::string rules = example("rules/fusion.rules");
+  const std::string rules = example_file("rules/fusion.rules");
   const CliResult r = run_mctsat("verify " + rules + " --cache-dir " + scratch.file("cache"));
   REQUIRE_MESSAGE(r.status == 0, r.output);
   for (int done = 1; done <= 5; ++done)
@@ -60,8 +50,8 @@ TEST_CASE("verify reports each rule on stderr as it finishes, but not with --jso
 
 TEST_CASE("bench progress lines name the model, rule set, configuration, cost model and seed") {
   Scratch scratch("mctsat-bench-progress");
-  const CliResult r =
-      run_mctsat("bench " + example("study.json") + " --out " + scratch.file("out") + " --jobs 2");
+  const CliResult r = run_mctsat("bench " + example_file("study.json") + " --out " +
+                                 scratch.file("out") + " --jobs 2");
   REQUIRE_MESSAGE(r.status == 0, r.output);
   CHECK_MESSAGE(contains(r.output, "] mlp / mine / eqsat / roofline-v100 / seed 1: "), r.output);
   CHECK(contains(r.output, "] demo / taso / mcts / "));

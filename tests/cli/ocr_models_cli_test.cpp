@@ -32,7 +32,7 @@ constexpr OcrModel kModels[] = {
     {"ch_ppocr_mobile_v2.0_cls_infer.onnx", "x=1,3,48,192"},
 };
 
-fs::path scratch(const std::string& name) {
+fs::path ocr_scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / "mctsat-ocr-test";
   fs::create_directories(dir);
   return dir / name;
@@ -43,19 +43,6 @@ std::string quoted(const fs::path& path) {
 }
 
 // The "operators: ..." line of `mctsat show`, which lists every operator with its count.
-std::string operator_line(const std::string& arguments) {
-  const CliResult r = run_mctsat("show " + arguments);
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  const auto begin = r.output.find("operators: ");
-  REQUIRE(begin != std::string::npos);
-  return r.output.substr(begin, r.output.find('\n', begin) - begin);
-}
-
-void require_check_passed(const CliResult& r) {
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  CHECK_MESSAGE(r.output.find("passed (max relative difference") != std::string::npos, r.output);
-}
-
 }  // namespace
 
 TEST_CASE("the PP-OCRv4 models are present (or the test skips)") {
@@ -87,13 +74,13 @@ TEST_CASE("convert --check: PP-OCRv4 ONNX -> ONNX and ONNX -> JSON -> ONNX") {
     const std::string original = operator_line(quoted(in) + shape);
     CHECK(original.find("opaque") != std::string::npos);  // Resize, HardSigmoid, ... are kept
 
-    const fs::path onnx_out = scratch(std::string("direct-") + model.file);
+    const fs::path onnx_out = ocr_scratch(std::string("direct-") + model.file);
     require_check_passed(
         run_mctsat("convert " + quoted(in) + " " + quoted(onnx_out) + shape + " --check"));
     CHECK(operator_line(quoted(onnx_out)) == original);
 
-    const fs::path json_out = scratch(std::string(model.file) + ".json");
-    const fs::path back = scratch(std::string("via-json-") + model.file);
+    const fs::path json_out = ocr_scratch(std::string(model.file) + ".json");
+    const fs::path back = ocr_scratch(std::string("via-json-") + model.file);
     require_check_passed(
         run_mctsat("convert " + quoted(in) + " " + quoted(json_out) + shape + " --check"));
     require_check_passed(
@@ -106,7 +93,7 @@ TEST_CASE("optimize --check -o out.onnx on the PP-OCRv4 models") {
   for (const OcrModel& model : kModels) {
     const std::string name = model.file;
     CAPTURE(name);
-    const fs::path out = scratch(std::string("optimized-") + model.file);
+    const fs::path out = ocr_scratch(std::string("optimized-") + model.file);
     fs::remove(out);
     require_check_passed(run_mctsat("optimize " + quoted(kAssets / model.file) + " --input-shape " +
                                     model.input_shape + " --taso-graph none --check -o " +
@@ -134,8 +121,8 @@ TEST_CASE("run --engine dnnl and optimize --measure run PP-OCRv4's opaque operat
 
 TEST_CASE("a bench study on a PP-OCRv4 model: input shapes, measured costs, host operators timed") {
   const OcrModel& cls = kModels[2];
-  const fs::path config = scratch("ocr-study.json");
-  const fs::path out = scratch("ocr-study-out");
+  const fs::path config = ocr_scratch("ocr-study.json");
+  const fs::path out = ocr_scratch("ocr-study-out");
   fs::remove_all(out);
   {
     std::ofstream file(config);
@@ -149,7 +136,7 @@ TEST_CASE("a bench study on a PP-OCRv4 model: input shapes, measured costs, host
         {"cost_models",
          {{{"name", "measured"},
            {"model", "measured"},
-           {"table", scratch("ocr-study-costs.json").string()},  // not the user's cache
+           {"table", ocr_scratch("ocr-study-costs.json").string()},  // not the user's cache
            {"fallback", true}}}},
         {"measure", {{"runs", 2}, {"warmup", 1}, {"instances", 1}, {"threads", 1}}}};
   }

@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-fs::path scratch(const std::string& name) {
+fs::path optimize_scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / "mctsat-optimize-test";
   fs::create_directories(dir);
   return dir / name;
@@ -38,7 +38,7 @@ TEST_CASE("optimize prints a report for a person") {
 }
 
 TEST_CASE("optimize writes the optimized graph and a report, and checks equivalence") {
-  const fs::path out = scratch("demo-opt.json"), report = scratch("report.json");
+  const fs::path out = optimize_scratch("demo-opt.json"), report = optimize_scratch("report.json");
   fs::remove(out);
   fs::remove(report);
   const CliResult r = run_mctsat("optimize demo --strategy eqsat --check -o " + out.string() +

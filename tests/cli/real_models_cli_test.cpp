@@ -68,19 +68,6 @@ std::string shell_arg(const fs::path& path) {
 }
 
 // The "operators: ..." line of `mctsat show`, which lists every operator with its count.
-std::string operator_line(const std::string& arguments) {
-  const CliResult r = run_mctsat("show " + arguments);
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  const auto begin = r.output.find("operators: ");
-  REQUIRE(begin != std::string::npos);
-  return r.output.substr(begin, r.output.find('\n', begin) - begin);
-}
-
-void require_check_passed(const CliResult& r) {
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  CHECK_MESSAGE(r.output.find("passed (max relative difference") != std::string::npos, r.output);
-}
-
 void skip_if_unavailable(const fs::path& dir, const char* what) {
   std::ifstream reason(dir / "UNAVAILABLE");
   std::string line;

@@ -5,11 +5,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/files.hpp"
 #include "tests/cli/cli_runner.hpp"
 
 namespace fs = std::filesystem;
@@ -47,17 +47,6 @@ class ScratchDir {
  private:
   fs::path path_;
 };
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The output of a command that must succeed.
 std::string run_ok(const std::string& arguments) {
@@ -201,7 +190,7 @@ TEST_CASE("rules import-tensat converts TENSAT's rule files into rules that chec
   const std::string printed = run_ok("rules import-tensat " + kTensat + "converted.txt --multi " +
                                      kTensat + "converted_multi.txt -o " + out);
   CHECK(contains(printed, "wrote 133 rules to " + out));
-  const std::string text = read(out);
+  const std::string text = mctsat::read_text_file(out);
   CHECK(contains(text, "ruleset tensat\n"));
   CHECK(contains(text, "rule tensat-120:"));
   CHECK(contains(text, "rule tensat-multi-13:"));
@@ -215,7 +204,7 @@ TEST_CASE("rules import-tensat converts TENSAT's rule files into rules that chec
   // --ruleset names the ruleset.
   const std::string named = dir / "named.rules";
   run_ok("rules import-tensat " + kTensat + "converted.txt --ruleset mine -o " + named);
-  CHECK(contains(read(named), "ruleset mine\n"));
+  CHECK(contains(mctsat::read_text_file(named), "ruleset mine\n"));
 }
 
 TEST_CASE("rules import-tensat writes nothing when its input is bad") {

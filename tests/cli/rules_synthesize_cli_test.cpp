@@ -3,22 +3,11 @@
 // and reuses the fingerprint cache, the output is the same for one and two threads, and bad
 // specifications are errors that name what is wrong; `rules derivable` finds what the rules imply.
 #include <fstream>
-#include <sstream>
 
 #include <doctest/doctest.h>
 
+#include "support/files.hpp"
 #include "tests/cli/cli_runner.hpp"
-
-namespace {
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
 
 TEST_CASE("rules synthesize writes verified rules; given them back it finds nothing new") {
   const Scratch scratch("mctsat-synthesize-cli");
@@ -30,7 +19,7 @@ TEST_CASE("rules synthesize writes verified rules; given them back it finds noth
   const auto first = run_json(common + " -o " + out + " -j 2");
   CHECK(first["rules"].get<int>() >= 3);  // involution, idempotence, relu and transpose commute
   CHECK(first["rejected"].empty());
-  const std::string text = read(out);
+  const std::string text = mctsat::read_text_file(out);
   CHECK(text.find("(transpose (transpose ?x [1, 0]) [1, 0])") != std::string::npos);
   CHECK(text.find("@tags(synthesized, relu)") != std::string::npos);
   const CliResult check = run_mctsat("rules check " + out);
@@ -43,7 +32,7 @@ TEST_CASE("rules synthesize writes verified rules; given them back it finds noth
   CHECK(again["cache_hits"].get<int>() > 0);
 
   run_json(common + " -o " + scratch.file("one-thread.rules") + " -j 1");
-  CHECK(read(scratch.file("one-thread.rules")) == text);
+  CHECK(mctsat::read_text_file(scratch.file("one-thread.rules")) == text);
 }
 
 TEST_CASE("rules derivable tells which rules follow from others by saturation") {

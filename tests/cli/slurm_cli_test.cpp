@@ -16,7 +16,7 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
+namespace slurm_cli_test {
 
 const std::string kStudy = std::string(MCTSAT_SOURCE_DIR) + "/tests/data/slurm-study.json";
 
@@ -53,8 +53,6 @@ std::map<std::string, double> costs_of(const fs::path& file) {
   }
   return out;
 }
-
-}  // namespace
 
 TEST_CASE("a private Slurm cluster is up (or the test skips)") {
   const fs::path cluster(MCTSAT_SLURM_DIR);
@@ -133,3 +131,5 @@ TEST_CASE("a study on Slurm: array tasks, a cancelled task, resubmission, collec
   const CliResult report = run_mctsat("bench report " + dir + " --no-plots --quiet");
   CHECK_MESSAGE(report.status == 0, report.output);
 }
+
+}  // namespace slurm_cli_test

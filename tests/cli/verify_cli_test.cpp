@@ -12,7 +12,7 @@
 
 namespace {
 
-const std::string kSource = MCTSAT_SOURCE_DIR;
+const std::string kSourceDir = MCTSAT_SOURCE_DIR;
 
 std::string fresh_cache() {
   const auto dir = std::filesystem::temp_directory_path() /
@@ -25,8 +25,8 @@ std::string fresh_cache() {
 
 TEST_CASE("verify passes sound TASO rules and caches the results") {
   const std::string cache = fresh_cache();
-  const std::string args =
-      "verify " + kSource + "/rules/taso --only concat-02 multi-01 ewadd-comm --cache-dir " + cache;
+  const std::string args = "verify " + kSourceDir +
+                           "/rules/taso --only concat-02 multi-01 ewadd-comm --cache-dir " + cache;
   const CliResult first = run_mctsat(args);
   CAPTURE(first.output);
   CHECK(first.status == 0);
@@ -47,7 +47,7 @@ TEST_CASE("verify passes sound TASO rules and caches the results") {
 
 TEST_CASE("verify fails an unsound rule and prints its counterexample") {
   const CliResult r =
-      run_mctsat("verify " + kSource + "/tests/verify/unsound/matmul-commutes.rules --no-cache");
+      run_mctsat("verify " + kSourceDir + "/tests/verify/unsound/matmul-commutes.rules --no-cache");
   CAPTURE(r.output);
   CHECK(r.status != 0);
   CHECK(r.output.find("matmul-commutes") != std::string::npos);
@@ -59,7 +59,7 @@ TEST_CASE("verify fails an unsound rule and prints its counterexample") {
 TEST_CASE("optimize --verify-rules refuses a rule that fails, naming it") {
   const std::string cache = fresh_cache();
   ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);  // the default cache, kept out of $HOME
-  const CliResult r = run_mctsat("optimize demo --verify-rules --rules " + kSource +
+  const CliResult r = run_mctsat("optimize demo --verify-rules --rules " + kSourceDir +
                                  "/tests/verify/unsound/relu-dropped.rules");
   CAPTURE(r.output);
   CHECK(r.status != 0);
@@ -70,7 +70,7 @@ TEST_CASE("optimize --verify-rules refuses a rule that fails, naming it") {
 
 TEST_CASE("verify reports bad arguments clearly") {
   const CliResult unknown_rule =
-      run_mctsat("verify " + kSource + "/rules/taso --only no-such-rule --no-cache");
+      run_mctsat("verify " + kSourceDir + "/rules/taso --only no-such-rule --no-cache");
   CHECK(unknown_rule.status != 0);
   CHECK(unknown_rule.output.find("no rule or axiom is named 'no-such-rule'") != std::string::npos);
   const CliResult missing = run_mctsat("verify /nonexistent/file.rules");

@@ -18,17 +18,17 @@ using namespace eglang;
 
 namespace {
 
-using Graph = EGraph<ConstFold>;
+using FoldGraph = EGraph<ConstFold>;
 using LiteralGraph = EGraph<ConstFoldWithLiterals>;
 
-std::optional<std::int64_t> value(const Graph& egraph, std::string_view term) {
+std::optional<std::int64_t> value(const FoldGraph& egraph, std::string_view term) {
   return egraph.data(id_of(egraph, term)).value;
 }
 
 }  // namespace
 
 TEST_CASE("make() computes an added e-node's data from its children's") {
-  Graph egraph;
+  FoldGraph egraph;
   CHECK(egraph.data(add(egraph, "(+ 2 3)")).value == 5);
   CHECK(egraph.data(add(egraph, "(* (+ 2 3) 4)")).value == 20);
   CHECK_FALSE(egraph.data(add(egraph, "(+ x 1)")).value.has_value());
@@ -51,7 +51,7 @@ TEST_CASE("make() computes an added e-node's data from its children's") {
 }
 
 TEST_CASE("merging a class with a constant propagates the constant up through its parents") {
-  Graph egraph;
+  FoldGraph egraph;
   const Id x = add(egraph, "x");
   add(egraph, "(k x)");  // x has more parents than 2, so x's class survives the merge
   const Id s = add(egraph, "(+ x 3)");
@@ -80,7 +80,7 @@ TEST_CASE("merging a class with a constant propagates the constant up through it
 
 TEST_CASE("merge() reports which side changed, and the parents of that side are updated") {
   SUBCASE("the surviving class gains the constant (into_changed)") {
-    Graph egraph;
+    FoldGraph egraph;
     const Id x = add(egraph, "x");
     const Id square = add(egraph, "(* x x)");
     const Id next = add(egraph, "(+ x 1)");
@@ -94,7 +94,7 @@ TEST_CASE("merge() reports which side changed, and the parents of that side are 
     CHECK(egraph.data(next).value == 3);
   }
   SUBCASE("the merged-away class gains the constant (from_changed)") {
-    Graph egraph;
+    FoldGraph egraph;
     const Id x = add(egraph, "x");
     const Id square = add(egraph, "(* x x)");
     const Id two = add(egraph, "2");
@@ -134,7 +134,7 @@ TEST_CASE("the modify hook may add and merge: folded classes receive their liter
     CHECK(invariant_violation(egraph) == "");
   }
   SUBCASE("without the hook") {
-    Graph egraph;
+    FoldGraph egraph;
     const Id sum = add(egraph, "(+ 2 3)");
     const Id other = add(egraph, "(+ 1 4)");
     egraph.rebuild();
@@ -145,12 +145,12 @@ TEST_CASE("the modify hook may add and merge: folded classes receive their liter
 }
 
 TEST_CASE("a copied e-graph carries its own analysis data") {
-  Graph original;
+  FoldGraph original;
   const Id x = add(original, "x");
   const Id s = add(original, "(+ x 1)");
   add(original, "7");
   original.rebuild();
-  Graph copy = original;
+  FoldGraph copy = original;
   copy.merge(x, id_of(copy, "7"));
   copy.rebuild();
   CHECK(copy.data(s).value == 8);
@@ -159,7 +159,7 @@ TEST_CASE("a copied e-graph carries its own analysis data") {
 }
 
 TEST_CASE("Rewrite::apply skips and counts right-hand sides the analysis rejects, adding nothing") {
-  Graph egraph;
+  FoldGraph egraph;
   const Id by_zero = add(egraph, "(* x 0)");
   const Id by_two = add(egraph, "(* x 2)");
   egraph.rebuild();
@@ -183,7 +183,7 @@ TEST_CASE("Rewrite::apply skips and counts right-hand sides the analysis rejects
   CHECK(invariant_violation(egraph) == "");
 
   // The check reads class data, not just literals: a divisor whose class folds to 0 is invalid.
-  Graph folded;
+  FoldGraph folded;
   const Id odd = add(folded, "(f y (+ 1 -1))");
   const Id even = add(folded, "(f 6 3)");
   folded.rebuild();

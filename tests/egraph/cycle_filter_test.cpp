@@ -15,7 +15,7 @@
 
 using namespace mctsat::egraph;
 
-namespace {
+namespace cycle_filter_test {
 
 constexpr OpCode kLeaf = 0, kF = 1, kG = 2, kH = 3, kMatmul = 4, kConcat = 5, kSplit0 = 6,
                  kSplit1 = 7;
@@ -112,8 +112,6 @@ EGraph<NoAnalysis> random_egraph(std::mt19937& rng) {
   egraph.rebuild();
   return egraph;
 }
-
-}  // namespace
 
 TEST_CASE("levels decrease along every edge, strictly between components") {
   std::mt19937 rng(7);
@@ -325,3 +323,5 @@ TEST_CASE("the Runner wiring keeps the e-graph acyclic and is deterministic") {
   for (Id n = 0; n < first.egraph.num_ids(); ++n)
     CHECK(second.egraph.blacklisted(n) == first.egraph.blacklisted(n));
 }
+
+}  // namespace cycle_filter_test

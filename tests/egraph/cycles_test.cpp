@@ -12,7 +12,7 @@
 
 using namespace mctsat::egraph;
 
-namespace {
+namespace cycles_test {
 
 constexpr OpCode kLeaf = 0, kF = 1, kG = 2, kH = 3;
 
@@ -43,8 +43,6 @@ bool acyclic_by_kahn(const EGraph<NoAnalysis>& egraph) {
   }
   return sorted == egraph.num_classes();
 }
-
-}  // namespace
 
 TEST_CASE("the blacklist is kept through rebuilding and copying") {
   EGraph<NoAnalysis> egraph;
@@ -211,3 +209,5 @@ TEST_CASE("a cycle through a very deep chain is found without recursion") {
   CHECK(egraph.blacklisted(top));  // the newest e-node of the cycle
   CHECK_FALSE(has_cycle(egraph));
 }
+
+}  // namespace cycles_test

@@ -14,6 +14,7 @@
 #include "egraph/runner.hpp"
 #include "tests/egraph/const_fold.hpp"
 #include "tests/egraph/invariants.hpp"
+#include "tests/egraph/match_rows.hpp"
 #include "tests/egraph/test_language.hpp"
 
 using namespace mctsat::egraph;
@@ -23,18 +24,6 @@ namespace {
 
 using Graph = EGraph<NoAnalysis>;
 using Kind = Instruction::Kind;
-constexpr std::size_t kAll = std::numeric_limits<std::size_t>::max();
-
-// Each match as {root, subst...}, in the order found.
-std::vector<std::vector<Id>> rows(const Matches& matches) {
-  std::vector<std::vector<Id>> out;
-  for (std::size_t i = 0; i < matches.size(); ++i) {
-    std::vector<Id> row(matches.roots_of(i).begin(), matches.roots_of(i).end());
-    row.insert(row.end(), matches.subst(i).begin(), matches.subst(i).end());
-    out.push_back(row);
-  }
-  return out;
-}
 
 template <class Analysis>
 Matches match(const EGraph<Analysis>& egraph, std::string_view text, std::uint32_t num_vars,

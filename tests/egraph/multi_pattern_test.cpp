@@ -11,6 +11,7 @@
 #include "egraph/rewrite.hpp"
 #include "tests/egraph/const_fold.hpp"
 #include "tests/egraph/invariants.hpp"
+#include "tests/egraph/match_rows.hpp"
 #include "tests/egraph/test_language.hpp"
 
 using namespace mctsat::egraph;
@@ -30,19 +31,6 @@ Matches part(std::vector<std::pair<Id, std::vector<Id>>> rows) {
   }
   return m;
 }
-
-// Each joined match as {roots..., subst...}.
-std::vector<std::vector<Id>> rows(const Matches& matches) {
-  std::vector<std::vector<Id>> out;
-  for (std::size_t i = 0; i < matches.size(); ++i) {
-    std::vector<Id> row(matches.roots_of(i).begin(), matches.roots_of(i).end());
-    row.insert(row.end(), matches.subst(i).begin(), matches.subst(i).end());
-    out.push_back(row);
-  }
-  return out;
-}
-
-constexpr std::size_t kAll = static_cast<std::size_t>(-1);
 
 }  // namespace
 

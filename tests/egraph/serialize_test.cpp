@@ -17,7 +17,7 @@
 
 using namespace mctsat::egraph;
 
-namespace {
+namespace serialize_test {
 
 constexpr OpCode kNum = 0, kAdd = 1, kMul = 2, kNeg = 3;
 
@@ -89,8 +89,6 @@ std::multiset<std::vector<std::pair<std::string, double>>> shape(const EGraph<No
   }
   return out;
 }
-
-}  // namespace
 
 TEST_CASE("export -> JSON -> import keeps classes, e-nodes, operators and costs") {
   const Sample sample;
@@ -351,3 +349,5 @@ TEST_CASE("malformed input gives located errors") {
   bad_data.class_data = "{";
   CHECK(error_of([&] { to_json(bad_data); }) == "error: \"class_data\" is not valid JSON text");
 }
+
+}  // namespace serialize_test

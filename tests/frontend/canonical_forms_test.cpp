@@ -18,6 +18,7 @@
 #include "frontend/zoo.hpp"
 #include "tensor/graph_builder.hpp"
 #include "tensor/interpreter.hpp"
+#include "tests/frontend/graph_queries.hpp"
 #include "tests/frontend/onnx_builders.hpp"
 
 using namespace mctsat;
@@ -32,11 +33,6 @@ std::shared_ptr<const tensor::Tensor> values(const tensor::Shape& shape, const c
   tensor::Tensor t = tensor::random_tensor(shape, 7, stream);
   for (double& v : t.data) v += offset;
   return std::make_shared<const tensor::Tensor>(std::move(t));
-}
-
-int count_op(const tensor::Graph& graph, Op op) {
-  return static_cast<int>(std::count_if(graph.nodes().begin(), graph.nodes().end(),
-                                        [&](const tensor::Node& n) { return n.op == op; }));
 }
 
 // The operators of a graph with their attributes and input types, as a sorted list: equal for

@@ -19,6 +19,7 @@
 #include "runtime/dnnl_executor.hpp"
 #include "support/error.hpp"
 #include "tensor/interpreter.hpp"
+#include "tests/frontend/graph_queries.hpp"
 #include "tests/frontend/onnx_builders.hpp"
 
 using namespace mctsat;
@@ -50,11 +51,6 @@ void set_string(onnx::NodeProto* node, const char* name, const std::string& valu
   attr->set_name(name);
   attr->set_type(onnx::AttributeProto::STRING);
   attr->set_s(value);
-}
-
-int count_op(const tensor::Graph& graph, Op op) {
-  return static_cast<int>(std::count_if(graph.nodes().begin(), graph.nodes().end(),
-                                        [&](const tensor::Node& n) { return n.op == op; }));
 }
 
 tensor::Tensor iota_tensor(tensor::Shape shape) {

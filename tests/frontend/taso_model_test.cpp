@@ -12,6 +12,7 @@
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "tensor/graph_stats.hpp"
+#include "tests/frontend/graph_queries.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -32,14 +33,6 @@ const Node& node(const Graph& graph, std::string_view name) {
 
 Shape shape_of(const Graph& graph, std::string_view name) {
   return node(graph, name).outputs.at(0).shape;
-}
-
-std::vector<Shape> input_shapes(const Graph& graph) {
-  std::vector<Shape> shapes;
-  for (const Node& n : graph.nodes()) {
-    if (n.op == Op::kInput) shapes.push_back(n.outputs.at(0).shape);
-  }
-  return shapes;
 }
 
 std::vector<std::string> output_names(const Graph& graph) {

@@ -13,6 +13,7 @@
 #include "frontend/zoo.hpp"
 #include "support/error.hpp"
 #include "tensor/graph_stats.hpp"
+#include "tests/frontend/graph_queries.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -49,14 +50,6 @@ struct Expected {
   std::vector<Shape> inputs;  // in node order
   std::vector<Shape> outputs;
 };
-
-std::vector<Shape> input_shapes(const Graph& graph) {
-  std::vector<Shape> shapes;
-  for (const Node& node : graph.nodes()) {
-    if (node.op == Op::kInput) shapes.push_back(node.outputs.at(0).shape);
-  }
-  return shapes;
-}
 
 std::vector<Shape> output_shapes(const Graph& graph) {
   std::vector<Shape> shapes;

@@ -13,7 +13,7 @@
 
 using namespace mctsat::tensor;
 
-namespace {
+namespace shape_functions_test {
 
 Attr i(std::int64_t value) {
   return value;
@@ -58,8 +58,6 @@ Shape shape_of(const InferResult& result) {
   if (!result.ok() || result.outputs.size() != 1) return {-1};
   return result.outputs[0].shape;
 }
-
-}  // namespace
 
 // Inference must fail and its message contain `text`.
 #define CHECK_ERROR(expr, text)                                                                    \
@@ -504,3 +502,5 @@ TEST_CASE("huge shapes are rejected instead of overflowing") {
       infer_types(Op::kConcat, std::vector<TensorType>{x, x}, {std::int64_t{0}, std::int64_t{2}});
   CHECK(concat.error == "concat: the output 2097152x1048576 has more than 2^40 elements");
 }
+
+}  // namespace shape_functions_test

@@ -18,7 +18,7 @@
 #include "tests/tensor/op_instances.hpp"
 
 namespace mctsat::tensor {
-namespace {
+namespace table_cost_model_test {
 
 using testing::f32;
 using testing::Instance;
@@ -214,5 +214,5 @@ TEST_CASE("set rejects empty keys and bad times") {
   CHECK(table.size() == 0);
 }
 
-}  // namespace
+}  // namespace table_cost_model_test
 }  // namespace mctsat::tensor
