@@ -19,22 +19,14 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
+// A namespace of its own: the CLI tests are compiled as a unity build.
+namespace bench_onnxruntime_cli {
 
 const fs::path kOrtDir = MCTSAT_ONNXRUNTIME_DIR;
 const fs::path kModelsDir = MCTSAT_REAL_MODELS_DIR;
 // A wake-word head of the corpus (tests/data/real-models.tsv): 0.3 MB, input 'onnx::Flatten_0'.
 const fs::path kRealModel =
     kModelsDir / "openwakeword-js" / "package" / "models" / "hello_deepa.onnx";
-
-void skip_if_unavailable(const fs::path& dir, const char* what) {
-  std::ifstream reason(dir / "UNAVAILABLE");
-  std::string line;
-  if (!std::getline(reason, line)) return;
-  std::printf("skipped: %s: %s\n", what, line.c_str());
-  std::fflush(stdout);
-  std::exit(77);
-}
 
 std::string write_config(const Scratch& scratch) {
   const json config = {
@@ -48,8 +40,6 @@ std::string write_config(const Scratch& scratch) {
   std::ofstream(path) << config.dump(1);
   return path;
 }
-
-}  // namespace
 
 TEST_CASE("a study measured in ONNX Runtime records agreeing outputs and the speedup") {
   skip_if_unavailable(kOrtDir, "ONNX Runtime");
@@ -120,3 +110,5 @@ TEST_CASE("without ONNX Runtime such a study fails first, saying how to get it")
                 empty.output);
   CHECK(!fs::exists(fs::path(scratch.file("b")) / "runs.jsonl"));
 }
+
+}  // namespace bench_onnxruntime_cli

@@ -67,16 +67,6 @@ std::string shell_arg(const fs::path& path) {
   return "'" + path.string() + "'";
 }
 
-// The "operators: ..." line of `mctsat show`, which lists every operator with its count.
-void skip_if_unavailable(const fs::path& dir, const char* what) {
-  std::ifstream reason(dir / "UNAVAILABLE");
-  std::string line;
-  if (!std::getline(reason, line)) return;
-  std::printf("skipped: %s: %s\n", what, line.c_str());
-  std::fflush(stdout);
-  std::exit(77);
-}
-
 }  // namespace
 
 TEST_CASE("the corpus and ONNX Runtime are present (or the test skips, saying why)") {
