@@ -30,6 +30,7 @@ struct BenchCliOptions {
   std::vector<std::uint64_t> seeds;
   bool resume = false, retry_failed = false, list = false, json = false, quiet = false,
        verify_rules = false;
+  std::string onnxruntime_dir;  // studies with "measure_onnxruntime" (else MCTSAT_ONNXRUNTIME)
   // Slurm
   bool slurm = false;
   bench::SlurmOptions slurm_options;
@@ -79,6 +80,7 @@ void submit_to_slurm(const bench::Study& study, const BenchCliOptions& o) {
         "apply (each task runs its shard and resumes by itself)");
   bench::SlurmOptions options = o.slurm_options;
   options.jobs = o.jobs;
+  options.onnxruntime_dir = o.onnxruntime_dir;
   const bench::SlurmSubmission s =
       bench::submit_to_slurm(study, o.config, o.out, options, executable_path().string());
   print_warnings(s.warnings);
@@ -163,6 +165,7 @@ void run(const BenchCliOptions& o) {
   options.resume = o.resume || o.retry_failed;
   options.retry_failed = o.retry_failed;
   options.verify_rules = o.verify_rules;
+  options.onnxruntime_dir = o.onnxruntime_dir;
   options.source_dir = bench::build_source_dir();
   options.interactive = !o.quiet && isatty(STDERR_FILENO) != 0;
   std::ostream null_stream(nullptr);
@@ -203,6 +206,9 @@ void add_bench_command(CLI::App& app) {
                     "Verify the rule sets first (cached); refuse to run with a rule that fails");
   command->add_flag("--retry-failed", options->retry_failed,
                     "Resume, and run recorded failures (timeouts, errors) again");
+  command->add_option("--onnxruntime", options->onnxruntime_dir,
+                      "Studies with \"measure_onnxruntime\": the folder holding "
+                      "node_modules/onnxruntime-node (default: $MCTSAT_ONNXRUNTIME)");
   command->add_flag("--list", options->list, "Print the runs of the grid (or shard) and stop");
   command->add_flag("--json", options->json, "Print the summary (or --list) as JSON");
   command->add_flag("--quiet", options->quiet, "No progress output");

@@ -2,7 +2,10 @@
 #include "frontend/graph_json.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -21,6 +24,25 @@ using tensor::NodeId;
 using tensor::Op;
 using tensor::ParamKind;
 using tensor::TensorRef;
+
+// A number as JSON: JSON has no infinities or NaN (nlohmann writes them as null), so those are
+// written as the strings "inf", "-inf" and "nan" (e.g. the max of an unbounded Clip, a -inf mask).
+json number_json(double value) {
+  if (std::isfinite(value)) return value;
+  if (std::isnan(value)) return "nan";
+  return value > 0 ? "inf" : "-inf";
+}
+
+// The number number_json wrote; nullopt for anything else.
+std::optional<double> number_from_json(const json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (!value.is_string()) return std::nullopt;
+  const std::string& text = value.get_ref<const std::string&>();
+  if (text == "inf") return std::numeric_limits<double>::infinity();
+  if (text == "-inf") return -std::numeric_limits<double>::infinity();
+  if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+  return std::nullopt;
+}
 
 constexpr std::string_view kFormat = "mctsat-graph";
 constexpr int kVersion = 2;
@@ -136,9 +158,11 @@ class GraphJsonReader {
         }
         return ints;
       }
-      default:
-        if (!value.is_number()) bad("a number");
-        return value.get<double>();
+      default: {
+        const std::optional<double> number = number_from_json(value);
+        if (!number) bad("a number (or \"inf\", \"-inf\", \"nan\")");
+        return *number;
+      }
     }
   }
 
@@ -182,8 +206,9 @@ class GraphJsonReader {
       std::vector<double> data;
       data.reserve(values->size());
       for (const json& v : *values) {
-        if (!v.is_number()) fail_at_node(node.name, "\"values\" must be an array of numbers");
-        data.push_back(v.get<double>());
+        const std::optional<double> number = number_from_json(v);
+        if (!number) fail_at_node(node.name, "\"values\" must be an array of numbers");
+        data.push_back(*number);
       }
       const tensor::Shape& shape = tensor::attr_ints(node.attrs.at(0));
       if (static_cast<std::int64_t>(data.size()) != tensor::numel(shape))
@@ -259,7 +284,7 @@ json attr_json(const Attr& attr) {
     case ParamKind::kInts:
       return tensor::attr_ints(attr);
     default:
-      return tensor::attr_float(attr);
+      return number_json(tensor::attr_float(attr));
   }
 }
 
@@ -294,7 +319,11 @@ json node_json(const Graph& graph, const Node& node, bool with_values) {
   if ((node.op == Op::kInput || node.op == Op::kWeight) &&
       node.leaf_dtype != tensor::DType::kFloat32)
     out["dtype"] = tensor::dtype_name(node.leaf_dtype);
-  if (with_values && node.value) out["values"] = node.value->data;
+  if (with_values && node.value) {
+    json values = json::array();
+    for (double v : node.value->data) values.push_back(number_json(v));
+    out["values"] = std::move(values);
+  }
   return out;
 }
 

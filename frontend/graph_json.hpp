@@ -14,7 +14,8 @@
 // "tensor") is a node's name, meaning its output 0, or {"node": name, "output": k}: any name
 // (with ':', '/', spaces, any Unicode) is unambiguous. Version 1 files, whose references were
 // "node" or "node:k", are still read ("node:k" means output k unless a node has that whole name);
-// files are written as version 2. Opaque
+// files are written as version 2. Numbers JSON cannot hold (an unbounded Clip's max, a -inf mask
+// in a weight) are written as the strings "inf", "-inf" and "nan" and read back. Opaque
 // nodes keep their type, output types and, as "payload", what their frontend needs to write them
 // back (for ONNX, the node in protobuf text format).
 #pragma once

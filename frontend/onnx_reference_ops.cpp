@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -829,6 +830,23 @@ Evaluator reduce_op(Reduce kind) {
   };
 }
 
+// Clip: its bounds are attributes before opset 11, optional scalar inputs from opset 11 on; a
+// missing bound does not clip.
+Outputs clip(const NodeProto& node, std::int64_t opset, Inputs inputs) {
+  const OnnxValue& x = required(inputs, 0, node);
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  auto bound = [&](std::size_t k, const char* name, double unbounded) {
+    if (opset < 11) return onnx_attr::get_float(node, name, unbounded);
+    if (k >= inputs.size() || !inputs[k]) return unbounded;
+    if (inputs[k]->value.data.size() != 1) reject(fmt::format("Clip: {} must be a scalar", name));
+    return inputs[k]->value.data[0];
+  };
+  const double low = bound(1, "min", -kInfinity), high = bound(2, "max", kInfinity);
+  Tensor y = x.value;
+  for (double& v : y.data) v = std::min(std::max(v, low), high);
+  return one(with_dtype(std::move(y), x.dtype));
+}
+
 double hard_sigmoid(double v, const NodeProto& node) {
   const double alpha = onnx_attr::get_float(node, "alpha", 0.2),
                beta = onnx_attr::get_float(node, "beta", 0.5);
@@ -898,6 +916,7 @@ const std::map<std::string, Evaluator>& table() {
       {"Sigmoid", unary_op([](double v, const NodeProto&) { return 1 / (1 + std::exp(-v)); })},
       {"Tanh", unary_op([](double v, const NodeProto&) { return std::tanh(v); })},
       {"HardSigmoid", unary_op(hard_sigmoid)},
+      {"Clip", with_opset(clip)},
       {"HardSwish",
        unary_op([](double v, const NodeProto&) { return v * std::clamp(v / 6 + 0.5, 0.0, 1.0); })},
       {"LeakyRelu", unary_op([](double v, const NodeProto& n) {

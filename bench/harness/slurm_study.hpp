@@ -23,6 +23,7 @@ struct SlurmOptions {
   std::size_t tasks = 0;             // array tasks, one shard each (0: one per run, up to 1000)
   std::size_t jobs = 1;              // runs at a time inside a task (bench --jobs)
   bool dry_run = false;              // write the batch script, do not submit it
+  std::string onnxruntime_dir;       // bench --onnxruntime, passed on to the tasks ("" : none)
 };
 
 struct SlurmSubmission {

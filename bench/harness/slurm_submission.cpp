@@ -113,10 +113,14 @@ std::string batch_script(const Study& study, const std::string& config_path,
     s += fmt::format("#SBATCH --cpus-per-task={}\n", options.cpus_per_task);
   s += "task=$SLURM_ARRAY_TASK_ID\n";
   s += fmt::format(
-      "{} bench {} --out {}/task-\"$task\" --shard \"$task/{}\" --retry-failed --jobs {} "
+      "{} bench {} --out {}/task-\"$task\" --shard \"$task/{}\" --retry-failed --jobs {}{} "
       "--quiet\n",
       shell_quote(mctsat), shell_quote(config_path), shell_quote(layout.parts()), task_count,
-      options.jobs);
+      options.jobs,
+      options.onnxruntime_dir.empty()
+          ? ""
+          : " --onnxruntime " +
+                shell_quote(std::filesystem::absolute(options.onnxruntime_dir).string()));
   s += "status=$?\n";
   s += fmt::format("echo \"{} $status\"\n", kTaskExitMarker);
   s += "exit $status\n";

@@ -172,6 +172,25 @@ std::optional<runtime::SpeedupMeasureOptions> read_measure(const Reader& r, cons
   return options;
 }
 
+std::optional<OnnxRuntimeMeasureOptions> read_measure_onnxruntime(const Reader& r,
+                                                                  const json& value) {
+  const std::string path = "/measure_onnxruntime";
+  OnnxRuntimeMeasureOptions options;
+  if (value.is_boolean()) return value.get<bool>() ? std::optional(options) : std::nullopt;
+  if (!value.is_object())
+    r.fail(path, fmt::format("expected true, false or an object {{\"rounds\", \"tolerance\"}}, "
+                             "got {}",
+                             value.dump()));
+  r.only(value, path, {"rounds", "tolerance"});
+  if (value.contains("rounds"))
+    options.rounds = static_cast<int>(r.integer(value["rounds"], path + "/rounds", 1));
+  if (options.rounds > 100000)
+    r.fail(path + "/rounds", fmt::format("{} is out of range (<= 100000)", options.rounds));
+  if (value.contains("tolerance"))
+    options.tolerance = r.number(value["tolerance"], path + "/tolerance", 0, false, 1);
+  return options;
+}
+
 std::string resolve(const fs::path& base, const std::string& path) {
   const fs::path p(path);
   return p.is_absolute() ? path : (base / p).lexically_normal().string();
@@ -191,7 +210,7 @@ void read_models(const Reader& r, const json& root, const fs::path& base, Study&
     const std::string path = fmt::format("/models/{}", i);
     ModelSpec model;
     if (models[i].is_object()) {
-      r.only(models[i], path, {"name", "path", "input_shapes"});
+      r.only(models[i], path, {"name", "path", "input_shapes", "input_values"});
       if (!models[i].contains("path")) r.fail(path + "/path", "missing");
       model.source = r.string(models[i]["path"], path + "/path");
       if (models[i].contains("input_shapes")) {
@@ -202,6 +221,16 @@ void read_models(const Reader& r, const json& root, const fs::path& base, Study&
           for (std::size_t d = 0; d < r.array(dims, dims_path, true).size(); ++d)
             shape.push_back(static_cast<std::int64_t>(
                 r.integer(dims[d], fmt::format("{}/{}", dims_path, d), 1)));
+        }
+      }
+      if (models[i].contains("input_values")) {
+        const std::string values_path = path + "/input_values";
+        for (const auto& [input, values] :
+             r.object(models[i]["input_values"], values_path).items()) {
+          const std::string input_path = values_path + "/" + input;
+          std::vector<double>& out = model.load.input_values[input];
+          for (std::size_t k = 0; k < r.array(values, input_path, true).size(); ++k)
+            out.push_back(r.number(values[k], fmt::format("{}/{}", input_path, k), -1e300, true));
         }
       }
       model.name = models[i].contains("name") ? r.string(models[i]["name"], path + "/name")
@@ -373,7 +402,7 @@ Study parse_study(const std::string& text, const std::string& path,
   r.object(root, "");
   r.only(root, "",
          {"$schema", "name", "description", "models", "rules", "configurations", "defaults",
-          "cost_models", "seeds", "limits", "measure"});
+          "cost_models", "seeds", "limits", "measure", "measure_onnxruntime"});
   Study study;
   study.file = path;
   study.text = text;
@@ -388,6 +417,8 @@ Study parse_study(const std::string& text, const std::string& path,
   read_rules(r, root, base, default_rules, study);
   read_costs(r, root, base, study);
   if (root.contains("measure")) study.measure = read_measure(r, root["measure"]);
+  if (root.contains("measure_onnxruntime"))
+    study.measure_onnxruntime = read_measure_onnxruntime(r, root["measure_onnxruntime"]);
 
   std::vector<std::uint64_t> seeds{1};
   if (root.contains("seeds")) {
@@ -454,9 +485,14 @@ Study parse_study(const std::string& text, const std::string& path,
               // Only when set, so that the ids of studies without them stay as they were.
               if (!study.models[m].load.input_shapes.empty())
                 identity["input_shapes"] = study.models[m].load.input_shapes;
+              if (!study.models[m].load.input_values.empty())
+                identity["input_values"] = study.models[m].load.input_values;
               if (study.measure)
                 identity["measure"] = {study.measure->runs, study.measure->warmup,
                                        study.measure->threads, study.measure->instances};
+              if (study.measure_onnxruntime)
+                identity["measure_onnxruntime"] = {study.measure_onnxruntime->rounds,
+                                                   study.measure_onnxruntime->tolerance};
               run.id = fmt::format("{:016x}", fnv1a(identity.dump()));
               study.runs.push_back(std::move(run));
             }

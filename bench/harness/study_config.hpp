@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/harness/onnxruntime_measurement.hpp"
 #include "dsl/rule_library.hpp"
 #include "frontend/model_io.hpp"
 #include "runtime/cost_model_factory.hpp"
@@ -22,9 +23,11 @@
 namespace mctsat::bench {
 
 struct ModelSpec {
-  std::string name;            // label in tables
-  std::string source;          // zoo name or file path (resolved against the config's directory)
-  frontend::LoadOptions load;  // "input_shapes": fixed shapes of an ONNX model's inputs
+  std::string name;    // label in tables
+  std::string source;  // zoo name or file path (resolved against the config's directory)
+  // "input_shapes": fixed shapes of an ONNX model's inputs; "input_values": inputs that become
+  // constants (e.g. a sample rate an If tests)
+  frontend::LoadOptions load;
 };
 
 struct RulesSpec {
@@ -68,6 +71,10 @@ struct Study {
   // optimized graph with oneDNN (search/measured_speedup.hpp; one thread unless told otherwise)
   // and records the real speedup in its report. Unset: no measurement.
   std::optional<runtime::SpeedupMeasureOptions> measure;
+  // "measure_onnxruntime": true or {"rounds", "tolerance"}: every run also exports the original
+  // and the optimized graph to ONNX and times both in ONNX Runtime (onnxruntime_measurement.hpp),
+  // recording the speedup and whether the outputs agree. Unset: not run in ONNX Runtime.
+  std::optional<OnnxRuntimeMeasureOptions> measure_onnxruntime;
 };
 
 // Reads and expands a config file. Relative model, rule and cost-table paths are resolved

@@ -92,6 +92,19 @@ std::string estimated_measured_cell(const Cell* cell) {
   return out;
 }
 
+// "+33.10 / -0.40 / +1.20" (estimated / oneDNN / ONNX Runtime, means over the runs; a part is
+// empty without its measurement), "(outputs differ in K)" when ONNX Runtime saw other outputs.
+std::string estimated_dnnl_ort_cell(const Cell* cell) {
+  if (cell == nullptr || cell->ok == 0) return "";
+  std::string out = estimated_measured_cell(cell) + " / ";
+  const Stats& ort = cell->onnxruntime_speedup;
+  if (ort.n > 0) out += fmt::format("{:+.2f}", ort.mean);
+  if (ort.n >= 2) out += fmt::format(" ± {:.2f}", ort.std);
+  if (cell->onnxruntime_outputs_differ > 0)
+    out += fmt::format(" (outputs differ in {})", cell->onnxruntime_outputs_differ);
+  return out;
+}
+
 std::string time_cell(const Cell* cell) {
   if (cell == nullptr || cell->ok == 0) return "";
   std::string out = fmt::format("{:.3g}", cell->wall_s.mean);
@@ -187,7 +200,8 @@ Summary summarize(const std::vector<json>& records, const std::vector<json>& ref
   find_best_known(records, references, summary);
   struct Values {
     std::vector<double> speedup, original, optimized, exploration, extraction, wall, nodes, rss;
-    std::vector<double> measured, share;
+    std::vector<double> measured, onnxruntime, share;
+    std::size_t onnxruntime_outputs_differ = 0;
     std::map<std::string, double> rules;
     std::set<std::uint64_t> seeds;
   };
@@ -247,6 +261,12 @@ Summary summarize(const std::vector<json>& records, const std::vector<json>& ref
                                                 m->contains("speedup_percent") &&
                                                 (*m)["speedup_percent"].is_number())
       v.measured.push_back((*m)["speedup_percent"].get<double>());
+    if (const auto o = result.find("onnxruntime"); o != result.end() && o->is_object() &&
+                                                   o->contains("speedup_percent") &&
+                                                   (*o)["speedup_percent"].is_number()) {
+      v.onnxruntime.push_back((*o)["speedup_percent"].get<double>());
+      if (!o->value("outputs_agree", false)) ++v.onnxruntime_outputs_differ;
+    }
     if (const auto share = best_known_share(summary, record); share) v.share.push_back(*share);
     if (result.contains("rules_used"))
       for (const json& used : result["rules_used"])
@@ -265,6 +285,9 @@ Summary summarize(const std::vector<json>& records, const std::vector<json>& ref
     cell.measured_speedup = Stats::of(v.measured);
     cell.best_known_share = Stats::of(v.share);
     summary.measured = summary.measured || !v.measured.empty();
+    cell.onnxruntime_speedup = Stats::of(v.onnxruntime);
+    cell.onnxruntime_outputs_differ = v.onnxruntime_outputs_differ;
+    summary.onnxruntime = summary.onnxruntime || !v.onnxruntime.empty();
     for (const auto& [rule, count] : v.rules)
       cell.rules[rule] = count / static_cast<double>(std::max<std::size_t>(cell.ok, 1));
     summary.max_seeds = std::max(summary.max_seeds, v.seeds.size());
@@ -301,7 +324,13 @@ std::string markdown_report(const Summary& s) {
   };
   table(fmt::format("Speedup (%), mean ± std over seeds (up to {} per cell)", s.max_seeds),
         speedup_cell);
-  if (s.measured)
+  if (s.onnxruntime)
+    table(
+        "Estimated / oneDNN / ONNX Runtime speedup (%): the cost model's estimate, the median of "
+        "interleaved oneDNN runs and of interleaved ONNX Runtime runs of the exported models "
+        "(one thread) on this CPU, means over seeds",
+        estimated_dnnl_ort_cell);
+  else if (s.measured)
     table(
         "Estimated / measured speedup (%): the cost model's estimate and the median of interleaved "
         "oneDNN runs on this CPU, means over seeds",
@@ -311,7 +340,8 @@ std::string markdown_report(const Summary& s) {
     if (!s.reference_studies.empty())
       out += fmt::format(" (also counting the runs of {})", fmt::join(s.reference_studies, ", "));
     out +=
-        ".\n\n| model | cost model | original (ms) | best known (ms) | cost reduction (%) | found by "
+        ".\n\n| model | cost model | original (ms) | best known (ms) | cost reduction (%) | found "
+        "by "
         "|\n|---|---|---:|---:|---:|---|\n";
     for (const auto& [key, best] : s.best_known)
       out += fmt::format("| {} | {} | {:.6g} | {:.6g} | {:.2f} | {} |\n",
@@ -351,11 +381,12 @@ std::string summary_csv(const Summary& s) {
       "model,variant,configuration,ok,failed,speedup_mean,speedup_std,speedup_min,speedup_max,"
       "original_ms,optimized_ms_mean,exploration_s_mean,extraction_s_mean,time_s_mean,time_s_std,"
       "nodes_mean,peak_rss_mb_max,measured_speedup_mean,measured_speedup_std,best_known_share_mean,"
-      "best_known_share_min\n";
+      "best_known_share_min,onnxruntime_speedup_mean,onnxruntime_speedup_std,"
+      "onnxruntime_outputs_differ\n";
   for (const auto& [key, c] : s.cells) {
     const Variant& v = s.variants[key.second];
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
         csv_field(s.models[key.first]), csv_field(v.label), csv_field(v.base_configuration), c.ok,
         c.failed, number(c.speedup.mean), number(c.speedup.std), number(c.speedup.min),
         number(c.speedup.max), number(c.original_ms.mean), number(c.optimized_ms.mean),
@@ -364,7 +395,10 @@ std::string summary_csv(const Summary& s) {
         c.measured_speedup.n > 0 ? number(c.measured_speedup.mean) : "",
         c.measured_speedup.n > 0 ? number(c.measured_speedup.std) : "",
         c.best_known_share.n > 0 ? number(c.best_known_share.mean) : "",
-        c.best_known_share.n > 0 ? number(c.best_known_share.min) : "");
+        c.best_known_share.n > 0 ? number(c.best_known_share.min) : "",
+        c.onnxruntime_speedup.n > 0 ? number(c.onnxruntime_speedup.mean) : "",
+        c.onnxruntime_speedup.n > 0 ? number(c.onnxruntime_speedup.std) : "",
+        c.onnxruntime_speedup.n > 0 ? std::to_string(c.onnxruntime_outputs_differ) : "");
   }
   return out;
 }
@@ -374,7 +408,8 @@ std::string runs_csv(const std::vector<json>& records) {
       "index,id,model,configuration,rules,cost_model,seed,status,original_ms,optimized_ms,"
       "speedup_percent,exploration_s,extraction_s,wall_s,nodes,classes,iterations,stop_reason,"
       "peak_rss_mb,message,measured_original_ms,measured_optimized_ms,measured_speedup_percent,"
-      "max_relative_difference\n";
+      "max_relative_difference,onnxruntime_original_ms,onnxruntime_optimized_ms,"
+      "onnxruntime_speedup_percent,onnxruntime_outputs_agree\n";
   for (const json& r : records) {
     const json& result = r.value("result", json());
     const bool ok = r.value("status", "") == "ok" && result.is_object();
@@ -385,22 +420,32 @@ std::string runs_csv(const std::vector<json>& records) {
                  ? fmt::format("{:.6g}", measured[pointer].get<double>())
                  : "";
     };
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                       r.value("index", 0), r.value("id", ""), csv_field(r.value("model", "")),
-                       csv_field(r.value("configuration", "")), csv_field(rules_name(r)),
-                       csv_field(cost_name(r)), r.value("seed", 0), r.value("status", ""),
-                       field("original_cost_ms"), field("optimized_cost_ms"),
-                       field("speedup_percent"), field("exploration_seconds"),
-                       field("extraction_seconds"), number(r.value("wall_seconds", 0.0)),
-                       ok ? std::to_string(result["egraph"].value("nodes", 0)) : "",
-                       ok ? std::to_string(result["egraph"].value("classes", 0)) : "",
-                       ok ? std::to_string(result.value("iterations", 0)) : "",
-                       ok ? csv_field(result.value("stop_reason", "")) : "",
-                       number(r.value("peak_rss_mb", 0.0), 1), csv_field(r.value("message", "")),
-                       measured_field(json::json_pointer("/original/median_ms")),
-                       measured_field(json::json_pointer("/optimized/median_ms")),
-                       measured_field(json::json_pointer("/speedup_percent")),
-                       measured_field(json::json_pointer("/max_relative_difference")));
+    const json ort = ok ? result.value("onnxruntime", json()) : json();
+    auto ort_field = [&](const json::json_pointer& pointer) {
+      return ort.is_object() && ort.contains(pointer) && ort[pointer].is_number()
+                 ? fmt::format("{:.6g}", ort[pointer].get<double>())
+                 : "";
+    };
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        r.value("index", 0), r.value("id", ""), csv_field(r.value("model", "")),
+        csv_field(r.value("configuration", "")), csv_field(rules_name(r)), csv_field(cost_name(r)),
+        r.value("seed", 0), r.value("status", ""), field("original_cost_ms"),
+        field("optimized_cost_ms"), field("speedup_percent"), field("exploration_seconds"),
+        field("extraction_seconds"), number(r.value("wall_seconds", 0.0)),
+        ok ? std::to_string(result["egraph"].value("nodes", 0)) : "",
+        ok ? std::to_string(result["egraph"].value("classes", 0)) : "",
+        ok ? std::to_string(result.value("iterations", 0)) : "",
+        ok ? csv_field(result.value("stop_reason", "")) : "",
+        number(r.value("peak_rss_mb", 0.0), 1), csv_field(r.value("message", "")),
+        measured_field(json::json_pointer("/original/median_ms")),
+        measured_field(json::json_pointer("/optimized/median_ms")),
+        measured_field(json::json_pointer("/speedup_percent")),
+        measured_field(json::json_pointer("/max_relative_difference")),
+        ort_field(json::json_pointer("/original_ms/median")),
+        ort_field(json::json_pointer("/optimized_ms/median")),
+        ort_field(json::json_pointer("/speedup_percent")),
+        ort.is_object() ? (ort.value("outputs_agree", false) ? "true" : "false") : "");
   }
   return out;
 }

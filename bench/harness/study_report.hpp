@@ -1,10 +1,10 @@
 // Summaries of a study's run records: per model x configuration (rule set and cost model
 // included when a study varies them), the mean and standard deviation over seeds of the speedup,
-// times, e-graph size and peak memory, with failures counted; the speedup measured with oneDNN
-// next to the estimate when the runs recorded one; per model the best cost any run found (of this
-// study and of reference studies) and per cell each run's share of that best-known improvement,
-// (original - found) / (original - best known). Rendered as a Markdown report and CSV files;
-// plots are drawn by study_plots.hpp from the same summary.
+// times, e-graph size and peak memory, with failures counted; the speedups measured with oneDNN
+// and in ONNX Runtime next to the estimate when the runs recorded them; per model the best cost
+// any run found (of this study and of reference studies) and per cell each run's share of that
+// best-known improvement, (original - found) / (original - best known). Rendered as a Markdown
+// report and CSV files; plots are drawn by study_plots.hpp from the same summary.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +32,10 @@ struct Cell {
   std::map<std::string, std::size_t> failures;  // status -> count
   Stats speedup, original_ms, optimized_ms, exploration_s, extraction_s, wall_s, nodes, rss_mb;
   Stats measured_speedup;  // result.measured.speedup_percent of the runs that have one
+  // result.onnxruntime.speedup_percent of the runs that have one; how many of them computed other
+  // outputs than the original (beyond the tolerance)
+  Stats onnxruntime_speedup;
+  std::size_t onnxruntime_outputs_differ = 0;
   // Percent of the best-known improvement of the model, per run (no values when no run of the
   // model under this cost model improved on the original).
   Stats best_known_share;
@@ -67,7 +71,8 @@ struct Summary {
   std::vector<nlohmann::json> failures;                     // the failed records
   std::vector<std::string> machines, commits, cost_models;  // distinct values seen
   std::size_t max_seeds = 0;
-  bool measured = false;  // some run recorded a measured speedup
+  bool measured = false;     // some run recorded a measured speedup
+  bool onnxruntime = false;  // some run recorded a speedup in ONNX Runtime
   std::string first_finished, last_finished;
   // (model, cost model name) -> the best known; a reference study's models absent from this one
   // are left out.

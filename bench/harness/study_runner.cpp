@@ -11,6 +11,7 @@
 
 #include "bench/harness/isolated_runs.hpp"
 #include "bench/harness/machine_info.hpp"
+#include "bench/harness/onnxruntime_measurement.hpp"
 #include "bench/harness/run_records.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
@@ -128,6 +129,13 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
       shard_runs(study.runs, options.shard_index, options.shard_count);
   summary.shard = runs.size();
 
+  // ONNX Runtime, when the study measures in it: found and loadable before anything is written.
+  OnnxRuntimeSetup onnxruntime;
+  if (study.measure_onnxruntime) {
+    onnxruntime.dir = onnxruntime_dir(options.onnxruntime_dir);
+    require_onnxruntime(onnxruntime.dir, SourceLocation::at(study.file));
+  }
+
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
   if (ec)
@@ -209,6 +217,13 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
     }
   }
 
+  // ONNX Runtime's script, when the study measures in it (checked above).
+  if (study.measure_onnxruntime && !pending.empty()) {
+    fs::create_directories(out / "onnxruntime", ec);
+    onnxruntime.script = (out / "onnxruntime" / "ort-compare.cjs").string();
+    write_compare_script(onnxruntime.script);
+  }
+
   const json machine = machine_info();
   const std::string commit =
       options.source_dir.empty() ? "unknown" : git_commit(options.source_dir);
@@ -233,7 +248,7 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
         job.seconds = run.limits.seconds;
         job.memory_mb = run.limits.memory_mb;
         job.log_path = (logs / (run.id + ".log")).string();
-        job.work = [&study, &graphs, &rule_sets, &run]() {
+        job.work = [&study, &graphs, &rule_sets, &run, &onnxruntime, &out]() {
           const auto model = runtime::make_cost_model(study.costs[run.cost].spec);
           const tensor::Graph& graph = *graphs[run.model];
           // Prepared before the search: a graph oneDNN cannot run fails at once.
@@ -250,7 +265,12 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
           report.cost_model = model->name();
           report.options = run.options;
           if (measurement) report.measured = measurement->measure(report.result.graph);
-          return report.to_json();
+          json result = report.to_json();
+          if (study.measure_onnxruntime)
+            result["onnxruntime"] = measure_in_onnxruntime(graph, report.result.graph, onnxruntime,
+                                                           *study.measure_onnxruntime,
+                                                           (out / "onnxruntime" / run.id).string());
+          return result;
         };
         return job;
       },
@@ -299,21 +319,26 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
             study.rules[run.rules].name, run.configuration, study.costs[run.cost].name, run.seed);
         if (failed)
           line += fmt::format("{} ({})", outcome.status, outcome.message);
-        else if (outcome.result.contains("measured"))
-          line += fmt::format("{:+.2f}% (measured {:+.2f}%) in {:.1f} s",
-                              outcome.result["speedup_percent"].get<double>(),
-                              outcome.result["measured"]["speedup_percent"].get<double>(),
-                              outcome.wall_seconds);
-        else
-          line +=
-              fmt::format("{:+.2f}% in {:.1f} s", outcome.result["speedup_percent"].get<double>(),
-                          outcome.wall_seconds);
+        else {
+          line += fmt::format("{:+.2f}%", outcome.result["speedup_percent"].get<double>());
+          if (outcome.result.contains("measured"))
+            line += fmt::format(" (measured {:+.2f}%)",
+                                outcome.result["measured"]["speedup_percent"].get<double>());
+          if (const json& ort = outcome.result.value("onnxruntime", json()); ort.is_object())
+            line += fmt::format(" (ONNX Runtime {:+.2f}%{})", ort.value("speedup_percent", 0.0),
+                                ort.value("outputs_agree", false) ? "" : ", outputs differ");
+          line += fmt::format(" in {:.1f} s", outcome.wall_seconds);
+        }
         progress.finished(line, failed);
       },
       [&] { progress.redraw(); });
   progress.close();
   std::error_code ignored;
   if (fs::is_empty(logs, ignored)) fs::remove(logs, ignored);
+  if (!onnxruntime.script.empty()) {
+    fs::remove(onnxruntime.script, ignored);
+    if (fs::is_empty(out / "onnxruntime", ignored)) fs::remove(out / "onnxruntime", ignored);
+  }
   return summary;
 }
 

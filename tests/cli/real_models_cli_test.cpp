@@ -3,7 +3,7 @@
 // imports; exports and imports back to the same operators; round-trips through graph JSON
 // (`convert --check`); optimizes with `--check`; and its optimized export runs in ONNX Runtime
 // (onnxruntime-node, installed by the fixture `onnxruntime`) with outputs within tolerance of the
-// original's, through tests/data/ort-compare.cjs. When the npm registry is unreachable the
+// original's, through bench/harness/ort-compare.cjs. When the npm registry is unreachable the
 // fixtures say so in a file; this test prints that reason and exits with 77 (skipped).
 #include <array>
 #include <cstdio>
@@ -26,6 +26,7 @@ namespace {
 const fs::path kModelsDir = MCTSAT_REAL_MODELS_DIR;
 const fs::path kOrtDir = MCTSAT_ONNXRUNTIME_DIR;
 const fs::path kData = fs::path(MCTSAT_SOURCE_DIR) / "tests" / "data";
+const fs::path kOrtCompare = fs::path(MCTSAT_SOURCE_DIR) / "bench" / "harness" / "ort-compare.cjs";
 
 struct RealModel {
   std::string id, package, file, license, exporter, kind;
@@ -64,16 +65,6 @@ std::vector<RealModel> corpus() {
 
 std::string shell_arg(const fs::path& path) {
   return "'" + path.string() + "'";
-}
-
-// The "operators: ..." line of `mctsat show`, which lists every operator with its count.
-void skip_if_unavailable(const fs::path& dir, const char* what) {
-  std::ifstream reason(dir / "UNAVAILABLE");
-  std::string line;
-  if (!std::getline(reason, line)) return;
-  std::printf("skipped: %s: %s\n", what, line.c_str());
-  std::fflush(stdout);
-  std::exit(77);
 }
 
 }  // namespace
@@ -115,9 +106,8 @@ TEST_CASE("every corpus model imports, round-trips and optimizes; ONNX Runtime a
     const std::string optimized = scratch.file(model.id + "-optimized.onnx");
     require_check_passed(run_mctsat("optimize " + in + " --strategy greedy --check -o " +
                                     shell_arg(optimized) + options));
-    std::string ort = "node " + shell_arg(kData / "ort-compare.cjs") + " --ort " +
-                      shell_arg(kOrtDir) + " --rounds 3 " + shell_arg(model.path()) + " " +
-                      shell_arg(optimized);
+    std::string ort = "node " + shell_arg(kOrtCompare) + " --ort " + shell_arg(kOrtDir) +
+                      " --rounds 3 " + shell_arg(model.path()) + " " + shell_arg(optimized);
     for (const auto& input : model.ort_inputs) ort += " --input '" + input + "'";
     const CliResult compared = run_shell(ort);
     INFO(compared.output);

@@ -1,4 +1,7 @@
 // The graph JSON format: round trips, every node form, and errors that say where and what.
+#include <cmath>
+#include <limits>
+
 #include <doctest/doctest.h>
 
 #include "frontend/graph_json.hpp"
@@ -204,4 +207,31 @@ TEST_CASE("version 1 files still load; a whole name wins over the node:k reading
             .message() == "refers to unknown tensor 'x:0'");
   CHECK(load_error(R"({"format": "mctsat-graph", "version": 3, "nodes": []})").message() ==
         "\"version\" must be the number 1 or 2");
+}
+
+TEST_CASE("infinities and NaN round-trip as the strings inf, -inf and nan") {
+  const char* text = R"({
+    "format": "mctsat-graph", "version": 2,
+    "nodes": [
+      {"name": "x", "op": "input", "attrs": {"shape": [3]}},
+      {"name": "m", "op": "weight", "attrs": {"shape": [3]}, "values": [0, "-inf", "nan"]},
+      {"name": "a", "op": "ewadd", "inputs": ["x", "m"]},
+      {"name": "c", "op": "clip", "inputs": ["a"], "attrs": {"min": 0.5, "max": "inf"}}],
+    "outputs": ["c"]})";
+  const Graph graph = graph_from_json(text, "g.json");
+  const Node& clip = graph.node(*graph.find("c"));
+  CHECK(attr_float(clip.attrs.at(1)) == std::numeric_limits<double>::infinity());
+  const auto& values = graph.node(*graph.find("m")).value->data;
+  CHECK(values[1] == -std::numeric_limits<double>::infinity());
+  CHECK(std::isnan(values[2]));
+  const std::string written = graph_to_json(graph);
+  CHECK(written.find("\"max\":\"inf\"") != std::string::npos);
+  CHECK(written.find("null") == std::string::npos);
+  CHECK(graph_to_json(graph_from_json(written, "again.json")) == written);
+  CHECK(std::string(load_error(R"({"format": "mctsat-graph", "version": 2, "nodes": [
+      {"name": "x", "op": "input", "attrs": {"shape": [3]}},
+      {"name": "c", "op": "clip", "inputs": ["x"], "attrs": {"min": 0, "max": "infinite"}}],
+      "outputs": ["c"]})")
+                        .what())
+            .find("attribute \"max\" must be a number") != std::string::npos);
 }

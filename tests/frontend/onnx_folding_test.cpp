@@ -303,6 +303,24 @@ TEST_CASE("the reference Split and Pad follow the ONNX specification") {
         tensor::Tensor({3, 4}, {1, 1, 2, 3, 1, 1, 2, 3, 4, 4, 5, 6}));
 }
 
+TEST_CASE("the reference Clip takes its bounds from inputs (opset 11 on) or attributes") {
+  const frontend::OnnxValue x{tensor::Tensor({4}, {-2, -0.5, 0.5, 2}), tensor::DType::kFloat32};
+  const frontend::OnnxValue low{tensor::Tensor({}, std::vector<double>{-1}),
+                                tensor::DType::kFloat32};
+  onnx::NodeProto clip;
+  clip.set_op_type("Clip");
+  clip.add_input("x");
+  clip.add_input("min");
+  clip.add_output("y");
+  std::vector<std::optional<frontend::OnnxValue>> inputs{x, low};
+  CHECK(frontend::evaluate_onnx_node(clip, 13, inputs)[0]->value ==
+        tensor::Tensor({4}, {-1, -0.5, 0.5, 2}));  // no max: not clipped above
+  set_float(&clip, "max", 1.0f);
+  const std::vector<std::optional<frontend::OnnxValue>> only_x{x};
+  CHECK(frontend::evaluate_onnx_node(clip, 6, only_x)[0]->value ==
+        tensor::Tensor({4}, {-2, -0.5, 0.5, 1}));  // opset 6: the attribute
+}
+
 TEST_CASE("an If whose condition folds to a constant becomes the branch it takes") {
   // cond = (Size(x) == 8): true for x[2, 4]; then Relu(x) with an initializer of its own, else
   // Sigmoid(x). Without folding the If stays opaque with an output type ONNX cannot infer.

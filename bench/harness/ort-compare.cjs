@@ -2,6 +2,7 @@
 // library of the npm package onnxruntime-node) on the same seeded random inputs, compares every
 // output within a tolerance, and times both on one thread in interleaved rounds. Prints one JSON
 // object; exits 0 when the outputs agree, 1 when they differ, 2 on bad usage or a load error.
+// The bench harness embeds this file (onnxruntime_measurement.hpp); the corpus test runs it.
 //
 // Usage: node ort-compare.cjs --ort DIR ORIGINAL.onnx OPTIMIZED.onnx
 //          [--input NAME=DTYPE:D1,D2,...[:FILL]]... [--tolerance T] [--rounds N] [--seed S]
@@ -149,6 +150,7 @@ async function main() {
     }
   }
   const ratios = times[1].map((t, r) => t / times[0][r]);
+  const original = quartiles(times[0]), optimized = quartiles(times[1]);
   const report = {
     passed,
     tolerance: args.tolerance,
@@ -156,9 +158,13 @@ async function main() {
     onnxruntime: ort.env.versions,
     threads: 1,
     rounds: args.rounds,
-    original_ms: quartiles(times[0]),
-    optimized_ms: quartiles(times[1]),
+    original_ms: original,
+    optimized_ms: optimized,
     optimized_over_original: quartiles(ratios),
+    // As mctsat's estimate: 100 * (original / optimized - 1), of the medians; its spread is the
+    // quartiles of the per-round paired speedups.
+    speedup_percent: 100 * (original.median / optimized.median - 1),
+    paired_speedup_percent: quartiles(times[0].map((t, r) => 100 * (t / times[1][r] - 1))),
   };
   process.stdout.write(JSON.stringify(report, null, 1) + "\n");
   process.exit(passed ? 0 : 1);
