@@ -3,7 +3,6 @@
 #include "search/mcts.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -17,6 +16,7 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include "search/first_change.hpp"
 #include "search/rule_step.hpp"
 #include "support/error.hpp"
 #include "support/random_draws.hpp"
@@ -367,80 +367,14 @@ class Planner {
     double pending_seconds_ = 0, beside_pending_ = 0, work_ = 0, span_ = 0;
   };
 
-  // The first of `candidates` (rules, in order) whose application changes `state`: its position
-  // (candidates.size() when none does) and its state; every candidate before it changes nothing.
-  // Candidates that match are tried two at a time, the second as a task another thread may take
-  // while this one tries the first (with one thread, or when no thread is free, the second is
-  // tried only when the first changed nothing), so the result is the sequential one.
-  struct Change {
-    std::size_t position = 0;
-    std::unique_ptr<TensorEGraph> state;
-    double cpu_seconds = 0, span_cpu_seconds = 0;  // as Simulation's
-  };
-  Change first_change(const TensorEGraph& state, const std::vector<std::size_t>& candidates,
-                      std::size_t memory_allowance) const {
-    Change change;
-    const std::size_t end = candidates.size();
-    const auto next_match = [&](std::size_t from) {
-      const double start = thread_cpu_seconds();
-      while (from < end && !has_match(state, rules_, candidates[from])) ++from;
-      const double seconds = thread_cpu_seconds() - start;
-      change.cpu_seconds += seconds;
-      change.span_cpu_seconds += seconds;
-      return from;
-    };
-    struct Attempt {
-      std::unique_ptr<TensorEGraph> state;
-      double cpu_seconds = 0;
-      bool tried = false;
-    };
-    const auto attempt = [&](std::size_t position, Attempt& out) {
-      const double start = thread_cpu_seconds();
-      out.state = apply_matched(state, candidates[position], memory_allowance);
-      out.cpu_seconds = thread_cpu_seconds() - start;
-      out.tried = true;
-    };
-    const bool parallel = limits_.threads > 1;
-    std::size_t first = next_match(0);
-    while (first < end) {
-      Attempt a, b;
-      std::size_t second = end;
-      if (parallel) {
-        second = next_match(first + 1);
-        std::atomic<bool> first_changed = false;
-        tbb::task_group speculation;
-        if (second < end)
-          speculation.run([&] {
-            if (!first_changed.load()) attempt(second, b);
-          });
-        attempt(first, a);
-        first_changed.store(a.state != nullptr);
-        speculation.wait();
-      } else {
-        attempt(first, a);
-        if (!a.state) {
-          second = next_match(first + 1);
-          if (second < end) attempt(second, b);
-        }
-      }
-      change.cpu_seconds += a.cpu_seconds + b.cpu_seconds;
-      change.span_cpu_seconds +=
-          a.state || !b.tried ? a.cpu_seconds : std::max(a.cpu_seconds, b.cpu_seconds);
-      if (a.state) {
-        change.position = first;
-        change.state = std::move(a.state);
-        return change;
-      }
-      if (b.state) {
-        change.position = second;
-        change.state = std::move(b.state);
-        return change;
-      }
-      if (second >= end) break;
-      first = next_match(second + 1);
-    }
-    change.position = end;
-    return change;
+  // The first of `candidates` (rules, in order) whose application changes `state`.
+  FirstChange<TensorEGraph> first_change(const TensorEGraph& state,
+                                         const std::vector<std::size_t>& candidates,
+                                         std::size_t memory_allowance) const {
+    return search::first_change<TensorEGraph>(
+        candidates.size(), [&](std::size_t i) { return has_match(state, rules_, candidates[i]); },
+        [&](std::size_t i) { return apply_matched(state, candidates[i], memory_allowance); },
+        limits_.threads > 1);
   }
 
   // The parallel phase of one simulation: expansion of its claimed actions at the leaf (the first
@@ -457,7 +391,7 @@ class Planner {
       std::vector<std::size_t> mine;
       for (std::size_t i = sim.slot; i < sim.claim->order.size(); i += sim.claim->claimants)
         mine.push_back(sim.claim->order[i]);
-      Change change = first_change(*leaf.state, mine, sim.memory_allowance);
+      FirstChange change = first_change(*leaf.state, mine, sim.memory_allowance);
       pipeline.add_work(change.cpu_seconds, change.span_cpu_seconds);
       sim.pruned.assign(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(
                                                          std::min(change.position, mine.size())));
@@ -604,7 +538,7 @@ class Planner {
         if (!next) break;  // nothing applies any more
         pipeline.known(next_cost);
       } else {
-        Change change = first_change(*state, rollout_candidates(rng), memory_allowance);
+        FirstChange change = first_change(*state, rollout_candidates(rng), memory_allowance);
         pipeline.add_work(change.cpu_seconds, change.span_cpu_seconds);
         next = std::move(change.state);
         if (!next) break;  // nothing applies any more
