@@ -45,8 +45,8 @@ node -e '
     const same = [...one, ...two].every((r) => key(r) === key(one[0]));
     const t1 = median(one.map((r) => r.exploration_seconds));
     const t2 = median(two.map((r) => r.exploration_seconds));
-    // Thread CPU times of a 1-thread run: TASO's pass (candidates spread over threads), then
-    // MCTS's (each wave takes at least its longest span and its simulations over the threads).
+    // Thread CPU times of a 1-thread run: the TASO pass (candidates spread over threads), then
+    // MCTS (each wave takes at least its longest span and its simulations over the threads).
     const projected = (r, t) => {
       const taso = r.taso || {cpu_seconds: 0, parallel_cpu_seconds: 0}, m = r.mcts;
       return (taso.cpu_seconds + m.cpu_seconds) /
