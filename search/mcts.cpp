@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -13,7 +14,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
+#include "search/first_change.hpp"
 #include "search/rule_step.hpp"
 #include "support/error.hpp"
 #include "support/random_draws.hpp"
@@ -70,7 +73,10 @@ struct Simulation {
   std::size_t child_action = 0;
   double child_cost = 0;
   double rollout_return = 0;
-  double cpu_seconds = 0;  // of the parallel phase
+  // CPU time of the parallel phase: all its work, and its span (the work along its chain of
+  // dependent steps, each overlapped part counted once: what it takes with a thread for every
+  // task it can spawn).
+  double cpu_seconds = 0, span_cpu_seconds = 0;
   // The bytes each e-graph this simulation builds may grow to (the memory limit's room left by
   // the tree, shared by the wave's simulations and the states each holds at once).
   std::size_t memory_allowance = std::numeric_limits<std::size_t>::max();
@@ -221,6 +227,12 @@ class Planner {
   std::unique_ptr<TensorEGraph> apply(const TensorEGraph& state, std::size_t rule,
                                       std::size_t memory_allowance) const {
     if (!has_match(state, rules_, rule)) return nullptr;
+    return apply_matched(state, rule, memory_allowance);
+  }
+
+  // `apply` for a rule known to match `state`.
+  std::unique_ptr<TensorEGraph> apply_matched(const TensorEGraph& state, std::size_t rule,
+                                              std::size_t memory_allowance) const {
     auto next = std::make_unique<TensorEGraph>(state);
     std::vector<bool> enabled(rules_.size(), false);
     enabled[rule] = true;
@@ -290,34 +302,118 @@ class Planner {
     for (std::size_t index : sim.path) ++nodes_[index].in_flight;
   }
 
+  // The costs of a simulation's states in order (the leaf's, then its expanded child's and each
+  // rollout state's), with its CPU time. A state's reward extraction runs (with `parallel`) as a
+  // task while the simulation searches for the next state; at most one is pending, and
+  // evaluate, known, release and finish wait for it, so a state may be dropped after the next
+  // state's `evaluate`. Its span counts a pending extraction and the work done beside it as the
+  // longer of the two, also when run without threads (the projection's span).
+  class Pipeline {
+   public:
+    Pipeline(Planner& planner, bool parallel) : planner_(planner), parallel_(parallel) {}
+    Pipeline(const Pipeline&) = delete;
+    Pipeline& operator=(const Pipeline&) = delete;
+    ~Pipeline() { tasks_.wait(); }
+
+    void known(double cost) {
+      settle();
+      costs_.push_back(cost);
+    }
+    // `state` must live until the next call of evaluate, known, release or finish.
+    void evaluate(const TensorEGraph& state) {
+      settle();
+      double& cost = costs_.emplace_back(0.0);
+      const auto extract = [this, &state, &cost] {
+        const double start = thread_cpu_seconds();
+        cost = planner_.evaluate(state);
+        pending_seconds_ = thread_cpu_seconds() - start;
+      };
+      if (parallel_)
+        tasks_.run(extract);
+      else
+        extract();
+      pending_ = true;
+    }
+    void add_work(double cpu_seconds, double span_cpu_seconds) {
+      work_ += cpu_seconds;
+      (pending_ ? beside_pending_ : span_) += span_cpu_seconds;
+    }
+    void release(std::unique_ptr<TensorEGraph>& state) {
+      settle();
+      state.reset();
+    }
+    void finish() { settle(); }
+
+    std::size_t size() const { return costs_.size(); }
+    double cost(std::size_t i) const { return costs_[i]; }
+    double cpu_seconds() const { return work_; }
+    double span_cpu_seconds() const { return span_; }
+
+   private:
+    void settle() {
+      if (!pending_) return;
+      tasks_.wait();
+      work_ += pending_seconds_;
+      span_ += std::max(beside_pending_, pending_seconds_);
+      beside_pending_ = 0;
+      pending_ = false;
+    }
+
+    Planner& planner_;
+    bool parallel_;
+    tbb::task_group tasks_;
+    std::deque<double> costs_;  // a deque: a pending task writes its element while others are added
+    bool pending_ = false;
+    double pending_seconds_ = 0, beside_pending_ = 0, work_ = 0, span_ = 0;
+  };
+
+  // The first of `candidates` (rules, in order) whose application changes `state`.
+  FirstChange<TensorEGraph> first_change(const TensorEGraph& state,
+                                         const std::vector<std::size_t>& candidates,
+                                         std::size_t memory_allowance) const {
+    return search::first_change<TensorEGraph>(
+        candidates.size(), [&](std::size_t i) { return has_match(state, rules_, candidates[i]); },
+        [&](std::size_t i) { return apply_matched(state, candidates[i], memory_allowance); },
+        limits_.threads > 1);
+  }
+
   // The parallel phase of one simulation: expansion of its claimed actions at the leaf (the first
   // that changes the e-graph becomes the child), then a rollout. Reads the tree, writes `sim`.
+  // With several threads, each state's reward extraction runs as a task beside the search for
+  // the next state.
   void play(Simulation& sim) {
-    const double cpu_start = thread_cpu_seconds();
     RandomEngine rng(sim.seed);
     const TreeNode& leaf = nodes_[sim.path.back()];
     const TensorEGraph* from = leaf.state.get();
-    double from_cost = leaf.cost;
-    bool from_terminal = leaf.terminal;
+    Pipeline pipeline(*this, limits_.threads > 1);
+    pipeline.known(leaf.cost);
     if (sim.claim) {
-      const std::vector<std::size_t>& order = sim.claim->order;
-      for (std::size_t i = sim.slot; i < order.size(); i += sim.claim->claimants) {
-        auto next = apply(*leaf.state, order[i], sim.memory_allowance);
-        if (!next) {
-          sim.pruned.push_back(order[i]);
-          continue;
-        }
-        sim.child_action = order[i];
-        sim.child_cost = evaluate(*next);
-        sim.child = std::move(next);
+      std::vector<std::size_t> mine;
+      for (std::size_t i = sim.slot; i < sim.claim->order.size(); i += sim.claim->claimants)
+        mine.push_back(sim.claim->order[i]);
+      FirstChange change = first_change(*leaf.state, mine, sim.memory_allowance);
+      pipeline.add_work(change.cpu_seconds, change.span_cpu_seconds);
+      sim.pruned.assign(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(
+                                                         std::min(change.position, mine.size())));
+      if (change.state) {
+        sim.child_action = mine[change.position];
+        sim.child = std::move(change.state);
         from = sim.child.get();
-        from_cost = sim.child_cost;
-        from_terminal = from->egraph.num_nodes() >= options_.node_limit;
-        break;
+        pipeline.evaluate(*from);
       }
     }
-    sim.rollout_return = from_terminal ? 0.0 : rollout(*from, from_cost, rng, sim.memory_allowance);
-    sim.cpu_seconds = thread_cpu_seconds() - cpu_start;
+    const bool from_terminal = from->egraph.num_nodes() >= options_.node_limit;
+    if (!from_terminal) rollout(*from, rng, sim.memory_allowance, pipeline);
+    pipeline.finish();
+    if (sim.child) sim.child_cost = pipeline.cost(1);
+    sim.rollout_return = 0;
+    double discount = 1;
+    for (std::size_t i = sim.child ? 2 : 1; i < pipeline.size(); ++i) {
+      sim.rollout_return += discount * reward(pipeline.cost(i - 1), pipeline.cost(i));
+      discount *= options_.gamma;
+    }
+    sim.cpu_seconds = pipeline.cpu_seconds();
+    sim.span_cpu_seconds = pipeline.span_cpu_seconds();
   }
 
   // Adds a simulation's expansion to the tree and backs its return up the path.
@@ -367,16 +463,17 @@ class Planner {
       wave.push_back(std::move(sim));
     }
     // Each simulation holds up to four e-graphs at once besides the tree: its expanded child, the
-    // rollout's state, the next state and (lookahead) a candidate.
+    // rollout's state (extracted beside the search for the next), and two candidates for the next
+    // state (tried at once; lookahead: the best so far and the one tried).
     const std::size_t room =
         limits_.memory_bytes > tree_bytes_ ? limits_.memory_bytes - tree_bytes_ : 0;
     for (Simulation& sim : wave)
       sim.memory_allowance = limits_.memory_bytes == std::numeric_limits<std::size_t>::max()
                                  ? limits_.memory_bytes
                                  : room / (4 * std::max<std::size_t>(wave.size(), 1));
-    if (limits_.threads <= 1 || wave.size() <= 1) {
+    if (limits_.threads <= 1) {
       for (Simulation& sim : wave) play(sim);
-    } else {
+    } else {  // a wave of one simulation too: its tasks can use the other threads
       arena_.execute([&] {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, wave.size(), 1),
                           [&](const tbb::blocked_range<std::size_t>& range) {
@@ -388,7 +485,7 @@ class Planner {
     double longest = 0;
     for (Simulation& sim : wave) {
       simulation_cpu_ += sim.cpu_seconds;
-      longest = std::max(longest, sim.cpu_seconds);
+      longest = std::max(longest, sim.span_cpu_seconds);
       backup(sim);
     }
     critical_cpu_ += longest;
@@ -413,21 +510,21 @@ class Planner {
     return count == 0 ? 0.0 : sum / static_cast<double>(count);
   }
 
-  // The discounted return of a rollout of up to rollout_depth steps from a state.
-  double rollout(const TensorEGraph& from, double from_cost, RandomEngine& rng,
-                 std::size_t memory_allowance) {
-    if (options_.rollout_depth == 0) return 0;
-    TensorEGraph state = from;
-    double previous = from_cost;
-    double ret = 0, discount = 1;
+  // A rollout of up to rollout_depth steps from a state: each step's state goes to the pipeline,
+  // which extracts its cost (the return is computed from the costs once all are known).
+  void rollout(const TensorEGraph& from, RandomEngine& rng, std::size_t memory_allowance,
+               Pipeline& pipeline) {
+    const TensorEGraph* state = &from;
+    std::unique_ptr<TensorEGraph> owned;  // the current state unless it is `from`
     for (std::size_t depth = 0; depth < options_.rollout_depth; ++depth) {
       std::unique_ptr<TensorEGraph> next;
-      double next_cost = 0;
       if (options_.policy == RolloutPolicy::kLookahead) {
+        const double start = thread_cpu_seconds();
+        double next_cost = 0;
         std::size_t tried = 0;
         for (std::size_t action : rollout_candidates(rng)) {
           if (tried == options_.lookahead_width) break;
-          auto candidate = apply(state, action, memory_allowance);
+          auto candidate = apply(*state, action, memory_allowance);
           if (!candidate) continue;
           ++tried;
           const double c = evaluate(*candidate);
@@ -436,21 +533,22 @@ class Planner {
             next_cost = c;
           }
         }
+        const double seconds = thread_cpu_seconds() - start;
+        pipeline.add_work(seconds, seconds);
+        if (!next) break;  // nothing applies any more
+        pipeline.known(next_cost);
       } else {
-        for (std::size_t action : rollout_candidates(rng)) {
-          next = apply(state, action, memory_allowance);
-          if (next) break;
-        }
-        if (next) next_cost = evaluate(*next);
+        FirstChange change = first_change(*state, rollout_candidates(rng), memory_allowance);
+        pipeline.add_work(change.cpu_seconds, change.span_cpu_seconds);
+        next = std::move(change.state);
+        if (!next) break;  // nothing applies any more
+        pipeline.evaluate(*next);
       }
-      if (!next) break;  // nothing applies any more
-      ret += discount * reward(previous, next_cost);
-      discount *= options_.gamma;
-      previous = next_cost;
-      state = std::move(*next);
-      if (state.egraph.num_nodes() >= options_.node_limit) break;
+      owned = std::move(next);  // the state before: settled by the pipeline, no longer needed
+      state = owned.get();
+      if (state->egraph.num_nodes() >= options_.node_limit) break;
     }
-    return ret;
+    pipeline.release(owned);
   }
 
   // The root child to commit: the best mean value, ties broken by `options_.tie_break`.

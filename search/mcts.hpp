@@ -22,9 +22,12 @@
 // rollouts -- the costly part: rule applications on e-graph snapshots and reward extractions --
 // run concurrently with oneTBB, each simulation with its own random stream derived from the seed
 // and its number; then the wave is backed up in order. Several simulations of a wave may expand
-// the same node: they split its untried actions (claimant j of m tries every m-th one). Nothing
-// depends on timing, so a seed gives the same search for every thread count given the same
-// `batch`; `batch` = 1 is the sequential algorithm. Tree parallelism with virtual loss was not
+// the same node: they split its untried actions (claimant j of m tries every m-th one). Within a
+// simulation, two more kinds of task let a thread that finished its own simulation help a longer
+// one: each state's reward extraction runs beside the search for the next state, and candidate
+// rules that match are tried two at a time (search/first_change.hpp; the earliest that changes
+// the state wins, as sequentially). Nothing depends on timing, so a seed gives the same search
+// for every thread count given the same `batch`; `batch` = 1 is the sequential algorithm. Tree parallelism with virtual loss was not
 // chosen: its threads race on the tree, so results would depend on scheduling.
 #pragma once
 
@@ -117,8 +120,10 @@ struct MctsResult {
   std::size_t memo_hits = 0;
   // CPU time (thread time, so other processes do not inflate it) of the whole search on the
   // calling thread, of all simulations' expansions and rollouts, and of each wave's longest
-  // simulation, summed over waves. From a one-thread run, cpu / (cpu - simulation + critical)
-  // projects the speedup of running each wave's simulations on as many threads.
+  // simulation span (its chain of dependent work, each extraction and the search beside it, and
+  // each pair of candidates tried at once, counted as the longer one), summed over waves. From a
+  // one-thread run, a wave takes at least its span and its work over the threads: cpu / (cpu -
+  // simulation + max(simulation / T, critical)) bounds the speedup on T threads from above.
   double cpu_seconds = 0, simulation_cpu_seconds = 0, critical_cpu_seconds = 0;
   double initial_cost = 0;
 };

@@ -87,6 +87,8 @@ nlohmann::json OptimizeReport::to_json() const {
                       {"candidates", r.taso->candidates},
                       {"queued", r.taso->queued},
                       {"cyclic", r.taso->cyclic},
+                      {"cpu_seconds", r.taso->cpu_seconds},
+                      {"parallel_cpu_seconds", r.taso->parallel_cpu_seconds},
                       {"threads", options.limits.threads}};
   report["kept_fallback"] = r.kept_fallback;
   if (check) report["check"] = *check;

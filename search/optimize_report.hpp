@@ -34,7 +34,8 @@ struct OptimizeReport {
   // {seed, simulations, reward_extractions, memo_hits, threads, batch, stop_without_gain,
   // tie_break, cpu_seconds, simulation_cpu_seconds, critical_cpu_seconds, steps [{rule,
   // mean_value, cost_ms, nodes}]}; for taso: taso {alpha, budget, explored, candidates, queued,
-  // cyclic, threads} (also for mcts with a taso graph, plus best_explored and cost_ms);
+  // cyclic, cpu_seconds, parallel_cpu_seconds, threads} (also for mcts with a taso graph, plus
+  // best_explored and cost_ms);
   // kept_fallback: the result is the strategy's fallback graph (mcts: TASO's).
   nlohmann::json to_json() const;
 };

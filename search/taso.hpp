@@ -52,9 +52,14 @@ struct TasoResult {
   std::size_t best_explored = 0;     // graphs popped when the best one was (0: the input)
   // The most graphs popped after a new best (or the start) before the next new best.
   std::size_t longest_wait = 0;
-  std::size_t candidates = 0;                 // rewritten graphs built (one per applicable match)
-  std::size_t queued = 0;                     // candidates that entered the queue
-  std::size_t cyclic = 0;                     // candidates rejected as cyclic
+  std::size_t candidates = 0;  // rewritten graphs built (one per applicable match)
+  std::size_t queued = 0;      // candidates that entered the queue
+  std::size_t cyclic = 0;      // candidates rejected as cyclic
+  // Thread CPU time of the whole search on the calling thread and of its parallel part (on any
+  // thread): searching each rule, building and costing all candidates, and rebuilding the queue's
+  // top graph beside them (with one thread: when it is popped next). From a one-thread run, the
+  // rest is serial.
+  double cpu_seconds = 0, parallel_cpu_seconds = 0;
   StopReason stop = StopReason::kQueueEmpty;  // or budget, patience, time limit
 };
 

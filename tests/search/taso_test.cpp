@@ -98,6 +98,9 @@ TEST_CASE("taso with TASO's rules improves a graph the same way on 1 and 2 threa
   CHECK(one.queued > 0);
   CHECK(one.candidates >= one.queued);
   CHECK(search_graphs::max_difference(graph, one.graph, 9) < 1e-9);
+  CHECK(one.parallel_cpu_seconds > 0);
+  CHECK(one.parallel_cpu_seconds <= one.cpu_seconds);
+  // With threads, the queue's top graph is rebuilt beside each expansion and used when popped.
   limits.threads = 2;
   const search::TasoResult two = search::run_taso(graph, rules, model, options, limits);
   CHECK(two.applied == one.applied);
