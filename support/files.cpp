@@ -150,4 +150,14 @@ void write_files_atomically(const std::vector<OutputFile>& outputs) {
   }
 }
 
+std::string path_for_record(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path cwd = std::filesystem::current_path(error);
+  if (error || !std::filesystem::path(path).is_absolute()) return path;
+  const std::filesystem::path relative =
+      std::filesystem::path(path).lexically_normal().lexically_relative(cwd);
+  if (relative.empty() || *relative.begin() == "..") return path;
+  return relative.string();
+}
+
 }  // namespace mctsat

@@ -39,4 +39,9 @@ void check_output_paths(const std::vector<std::pair<std::string, std::string>>& 
 // naming the file.
 void write_files_atomically(const std::vector<OutputFile>& outputs);
 
+// A path as recorded in results meant to be shared: relative to the working directory when it
+// lies inside it (a checkout's rules/taso rather than the machine's absolute path to it),
+// unchanged otherwise.
+std::string path_for_record(const std::string& path);
+
 }  // namespace mctsat

@@ -93,8 +93,10 @@ json cost_json(const CostSpec& cost) {
 }
 
 json rules_json(const RulesSpec& rules, std::size_t count) {
+  std::vector<std::string> paths;
+  for (const std::string& path : rules.paths) paths.push_back(path_for_record(path));
   return {{"name", rules.name},
-          {"paths", rules.paths},
+          {"paths", paths},
           {"rulesets", rules.selection.rulesets},
           {"tags", rules.selection.tags},
           {"exclude_tags", rules.selection.exclude_tags},
@@ -282,7 +284,7 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
             {"index", run.index},
             {"status", outcome.status},
             {"model", study.models[run.model].name},
-            {"model_source", study.models[run.model].source},
+            {"model_source", path_for_record(study.models[run.model].source)},
             {"rules", rules_json(study.rules[run.rules], rule_counts[run.rules])},
             {"configuration", run.configuration},
             {"base_configuration", run.base_configuration},

@@ -67,6 +67,8 @@ TEST_CASE("bench runs smoke.json, resumes, shards, merges and reports") {
     CHECK(r["study"] == "smoke");
     CHECK(r["status"] == "ok");
     CHECK(r["id"].get<std::string>().size() == 16);
+    // The rule library inside the checkout (the working directory) is recorded relative to it.
+    CHECK(r["rules"]["paths"] == json::array({"rules/taso"}));
     models.insert(r["model"].get<std::string>());
     configurations.insert(r["configuration"].get<std::string>());
     const json& result = r["result"];

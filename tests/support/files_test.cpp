@@ -77,3 +77,13 @@ TEST_CASE("outputs are written as a set: all or none, never onto a read-only fil
   CHECK_NOTHROW(check_output_paths({{"-o", a}, {"--report", (dir / "c.txt").string()}}));
   fs::remove_all(dir);
 }
+
+TEST_CASE("path_for_record: paths inside the working directory become relative, others stay") {
+  const std::string cwd = std::filesystem::current_path().string();
+  CHECK(mctsat::path_for_record(cwd + "/rules/taso") == "rules/taso");
+  CHECK(mctsat::path_for_record(cwd + "/rules/../rules/taso") == "rules/taso");
+  CHECK(mctsat::path_for_record("rules/taso") == "rules/taso");
+  CHECK(mctsat::path_for_record("/nonexistent-root/rules") == "/nonexistent-root/rules");
+  CHECK(mctsat::path_for_record(cwd) == ".");
+  CHECK(mctsat::path_for_record("bert") == "bert");
+}
