@@ -19,5 +19,6 @@ void add_extract_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
 void add_ops_command(CLI::App& app);
+void add_options_command(CLI::App& app);
 
 }  // namespace mctsat::cli

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   mctsat::cli::add_rules_command(app);
   mctsat::cli::add_verify_command(app);
   mctsat::cli::add_ops_command(app);
+  mctsat::cli::add_options_command(app);
   mctsat::install_interrupt_handlers();
   try {
     app.parse(argc, argv);

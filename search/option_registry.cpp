@@ -302,6 +302,20 @@ std::string option_value_error(const OptionSpec& spec, const json& value) {
   return "unknown option type";
 }
 
+std::string values_text(const OptionSpec& spec) {
+  switch (spec.type) {
+    case OptionType::kCount:
+      return "integer " + range_text(spec);
+    case OptionType::kReal:
+      return "number " + range_text(spec);
+    case OptionType::kFlag:
+      return "true or false";
+    case OptionType::kChoice:
+      return fmt::format("{}", fmt::join(spec.choices, ", "));
+  }
+  return {};
+}
+
 void set_option(OptimizeOptions& options, const OptionSpec& spec, const json& value) {
   if (const std::string error = option_value_error(spec, value); !error.empty()) throw Error(error);
   spec.set(options, value);

@@ -59,6 +59,9 @@ void set_option(OptimizeOptions& options, const OptionSpec& spec, const nlohmann
 nlohmann::json option_value_from_text(const OptionSpec& spec, std::string_view text);
 // What the strategies' names of `used_by` say in help texts ("mcts, greedy"; "all").
 std::string used_by_text(const OptionSpec& spec);
+// The values the option accepts, in words ("integer >= 1", "number > 0 and <= 1e+09",
+// "mcts, eqsat, taso, greedy", "true or false").
+std::string values_text(const OptionSpec& spec);
 
 // Every option's value by name (a flat object): what run records store and run ids hash.
 nlohmann::json options_json(const OptimizeOptions& options);

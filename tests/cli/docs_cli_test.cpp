@@ -181,6 +181,16 @@ TEST_CASE("docs/dsl.md's operator table is what `mctsat ops --markdown` prints")
                 "regenerate the table in docs/dsl.md with `mctsat ops --markdown`");
 }
 
+TEST_CASE("docs/cli.md's option table is what `mctsat options --markdown` prints") {
+  const CliResult r = run_mctsat("options --markdown");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  const std::string table =
+      between(read_text(source("docs/cli.md")), "<!-- mctsat options --markdown: begin -->",
+              "<!-- mctsat options --markdown: end -->");
+  CHECK_MESSAGE(table == r.output,
+                "regenerate the table in docs/cli.md with `mctsat options --markdown`");
+}
+
 TEST_CASE("docs/cli.md names every command and every flag that --help lists") {
   const std::string doc = read_text(source("docs/cli.md"));
   const CliResult top = run_mctsat("--help");
