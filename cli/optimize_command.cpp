@@ -3,6 +3,7 @@
 // stop reason and the rules used; optionally writes the optimized graph and a JSON report, and
 // checks numerically that the optimized graph computes the same outputs, and measures the real
 // speedup on this CPU with oneDNN (--measure).
+#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -47,6 +48,7 @@ struct OptimizeCliOptions {
   runtime::SpeedupMeasureOptions measure_options;
   double tolerance = 1e-6;
   std::uint64_t check_seed = 1;
+  double progress_interval = 10;  // seconds between progress lines off a terminal
 };
 
 void print_optimize_report(const search::OptimizeReport& report) {
@@ -183,6 +185,11 @@ void add_optimize_command(CLI::App& app) {
                     "Verify the rules first (cached); refuse to run with one that fails");
   command->add_flag("--json", options->json, "Print the report as JSON");
   command->add_flag("--quiet", options->quiet, "Print nothing but errors");
+  command
+      ->add_option("--progress-interval", options->progress_interval,
+                   "Seconds between progress lines on stderr when it is not a terminal (a log)")
+      ->check(CLI::Range(0.01, 1e6))
+      ->capture_default_str();
   command->callback([options] {
     OptimizeCliOptions& o = *options;
     if (!o.export_egraph.empty() && o.search.strategy == search::StrategyKind::kTaso)
@@ -214,7 +221,8 @@ void add_optimize_command(CLI::App& app) {
     {
       const std::string_view strategy = name_of(search::kStrategyNames, o.search.strategy);
       ProgressLine progress(!o.quiet && !o.json, std::string(strategy),
-                            std::string(search::iteration_name(o.search.strategy)));
+                            std::string(search::iteration_name(o.search.strategy)),
+                            std::chrono::milliseconds(std::llround(o.progress_interval * 1000)));
       o.search.progress = progress.callback();
       if (!o.export_egraph.empty())
         o.search.final_egraph = [&](const tensor::TensorEGraph& state) {

@@ -10,11 +10,13 @@
 
 namespace mctsat::cli {
 
-ProgressLine::ProgressLine(bool enabled, std::string label, std::string unit)
+ProgressLine::ProgressLine(bool enabled, std::string label, std::string unit,
+                           std::chrono::milliseconds log_interval)
     : active_(enabled),
       terminal_(isatty(STDERR_FILENO) == 1),
       label_(std::move(label)),
       unit_(std::move(unit)),
+      log_interval_(log_interval),
       last_(std::chrono::steady_clock::now()) {}
 
 ProgressLine::~ProgressLine() {
@@ -24,9 +26,8 @@ ProgressLine::~ProgressLine() {
 void ProgressLine::update(const search::Progress& p) {
   if (!active_) return;
   const auto now = std::chrono::steady_clock::now();
-  // A terminal redraws one line ten times a second; a log gets a line every ten seconds.
-  const auto interval =
-      terminal_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(10'000);
+  // A terminal redraws one line ten times a second; a log gets a line every log interval.
+  const auto interval = terminal_ ? std::chrono::milliseconds(100) : log_interval_;
   const bool last_step = terminal_ && p.step >= p.limit;
   if ((shown_ || !terminal_) && !last_step && now - last_ < interval) return;
   last_ = now;

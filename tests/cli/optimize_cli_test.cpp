@@ -99,3 +99,22 @@ TEST_CASE("bad options give clear errors") {
   CHECK(r.status != 0);
   CHECK(r.output.find("--runs: must not be negative, got -1") != std::string::npos);
 }
+
+TEST_CASE("off a terminal, optimize prints a progress line every --progress-interval seconds") {
+  // run_mctsat reads stderr through a pipe, as a log or a cluster job's output would.
+  const CliResult r =
+      run_mctsat("optimize squeezenet --strategy taso --budget 30 --progress-interval 0.05");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  std::size_t lines = 0;
+  for (std::size_t at = r.output.find("taso  graph "); at != std::string::npos;
+       at = r.output.find("taso  graph ", at + 1)) {
+    CHECK(r.output.find('\n', at) != std::string::npos);  // whole lines, not redrawn in place
+    ++lines;
+  }
+  CHECK(lines >= 2);
+  CHECK(r.output.find('\r') == std::string::npos);
+  // The default interval (ten seconds) prints nothing for a search this short.
+  const CliResult quiet = run_mctsat("optimize squeezenet --strategy taso --budget 30");
+  REQUIRE_MESSAGE(quiet.status == 0, quiet.output);
+  CHECK(quiet.output.find("taso  graph ") == std::string::npos);
+}
