@@ -22,7 +22,8 @@
 #                for onnx_import and study_config, 4096 for egraph_json), MCTSAT_FUZZ_SEED
 #                (default 1), MCTSAT_FUZZ_BUDGET (seconds for the whole script, default 40: on a
 #                loaded machine the fuzzing stops early, after at least 10 s), CLANGXX (default
-#                clang++)
+#                clang++), MCTSAT_FUZZ_OPT (default -O1, which costs more to compile than -O0 but
+#                fuzzes much faster: bench/results/2026-12-01-fuzz-build-time.md)
 set -euo pipefail
 
 src=$(cd "$1" && pwd)
@@ -108,7 +109,7 @@ case $target in
       "$src"/runtime/dnnl_executor.cpp "$src"/runtime/dnnl_primitives.cpp
       "$src"/runtime/executor_arena.cpp "$src"/runtime/timed_execution.cpp
       "$src"/support/error.cpp "$src"/support/json_text.cpp "$src"/support/files.cpp
-      "$src"/support/interrupt.cpp
+      "$src"/support/interrupt.cpp "$src"/support/statistics.cpp
       "$src"/tensor/attr.cpp "$src"/tensor/op_catalog.cpp "$src"/tensor/shape_inference.cpp
       "$src"/tensor/tensor_type.cpp "$src"/tensor/graph.cpp "$src"/tensor/interpreter.cpp
       "$src"/tensor/memory_budget.cpp "$src"/tensor/reference_kernels.cpp
