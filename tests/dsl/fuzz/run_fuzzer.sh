@@ -39,9 +39,10 @@ command -v "$cxx" >/dev/null || {
   exit 1
 }
 
+out=$(mkdir -p "$2" && cd "$2" && pwd)/fuzz
+
 # What each fuzzer links. A new dependency shows up as an undefined symbol at the link below;
 # add its source here.
-out=$(mkdir -p "$2" && cd "$2" && pwd)/fuzz
 libraries=()
 max_len=1024
 case $target in
