@@ -1,15 +1,23 @@
 # The README's two commands. `make demo`: install what is missing, build, optimize a built-in
 # model and print the report. `make test`: install what is missing, build, run every test.
+# `make sanitize`: the unit tests (label `unit`) built with AddressSanitizer and
+# UndefinedBehaviorSanitizer by the `debug` preset: a second full build, which `make test` does
+# not do.
 PRESET := release
 MCTSAT := build/$(PRESET)/cli/mctsat
 
-.PHONY: demo test deps build
+.PHONY: demo test sanitize deps build
 
 demo: build
 	$(MCTSAT) optimize bert
 
 test: build
 	ctest --preset $(PRESET)
+
+sanitize: deps
+	cmake --preset debug > /dev/null
+	cmake --build --preset debug
+	ctest --preset debug -L unit
 
 build: deps
 	cmake --preset $(PRESET) > /dev/null

@@ -436,7 +436,11 @@ tensor::Graph graph_from_onnx(std::string_view bytes, const std::string& file,
     shape->clear_dim();
     for (auto d : dims) shape->add_dim()->set_dim_value(d);
   }
-  for (const auto& [name, values] : input_values) {
+  // Not a structured binding: the lambda below captures the name, which clang 14 (the fuzzers'
+  // compiler) does not allow for one.
+  for (const auto& entry : input_values) {
+    const std::string& name = entry.first;
+    const std::vector<double>& values = entry.second;
     auto& inputs = *model.mutable_graph()->mutable_input();
     auto input = std::find_if(inputs.begin(), inputs.end(), [&](const onnx::ValueInfoProto& info) {
       return info.name() == name;

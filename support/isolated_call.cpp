@@ -93,7 +93,9 @@ IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work) {
     return outcome;
   }
   std::vector<double> message(received.size() / sizeof(double));
-  std::memcpy(message.data(), received.data(), message.size() * sizeof(double));
+  // memcpy from an empty vector's null data() is undefined behaviour, even for 0 bytes.
+  if (!message.empty())
+    std::memcpy(message.data(), received.data(), message.size() * sizeof(double));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty() ||
       message.size() != 1 + static_cast<std::size_t>(message[0]))
     throw Error(fmt::format("a child process ended without a complete answer (exit status {})",
