@@ -171,24 +171,28 @@ TEST_CASE("README.md stays a short page for a newcomer (under 250 lines)") {
   CHECK(text.find("make test") != std::string::npos);
 }
 
-TEST_CASE("docs/dsl.md's operator table is what `mctsat ops --markdown` prints") {
-  const CliResult r = run_mctsat("ops --markdown");
+namespace {
+
+// The text of `page` between the markers "<!-- mctsat ARGUMENTS: begin -->" and "... end -->" is
+// what `mctsat ARGUMENTS` prints.
+void check_generated_table(const std::string& page, const std::string& arguments) {
+  const CliResult r = run_mctsat(arguments);
   REQUIRE_MESSAGE(r.status == 0, r.output);
   const std::string table =
-      between(read_text(source("docs/dsl.md")), "<!-- mctsat ops --markdown: begin -->",
-              "<!-- mctsat ops --markdown: end -->");
+      between(read_text(source(page)), "<!-- mctsat " + arguments + ": begin -->",
+              "<!-- mctsat " + arguments + ": end -->");
   CHECK_MESSAGE(table == r.output,
-                "regenerate the table in docs/dsl.md with `mctsat ops --markdown`");
+                "regenerate the table in " << page << " with `mctsat " << arguments << "`");
+}
+
+}  // namespace
+
+TEST_CASE("docs/dsl.md's operator table is what `mctsat ops --markdown` prints") {
+  check_generated_table("docs/dsl.md", "ops --markdown");
 }
 
 TEST_CASE("docs/cli.md's option table is what `mctsat options --markdown` prints") {
-  const CliResult r = run_mctsat("options --markdown");
-  REQUIRE_MESSAGE(r.status == 0, r.output);
-  const std::string table =
-      between(read_text(source("docs/cli.md")), "<!-- mctsat options --markdown: begin -->",
-              "<!-- mctsat options --markdown: end -->");
-  CHECK_MESSAGE(table == r.output,
-                "regenerate the table in docs/cli.md with `mctsat options --markdown`");
+  check_generated_table("docs/cli.md", "options --markdown");
 }
 
 TEST_CASE("docs/cli.md names every command and every flag that --help lists") {
