@@ -4,7 +4,7 @@
 # mctsat_library(NAME SOURCES... DEPS...): a library whose public headers sit beside its sources and
 # are included as <folder/file.hpp> from the repository root. Compiled as a unity build (up to 8
 # sources per translation unit: the headers they share are parsed and their inline code compiled
-# once per batch, which more than halves the build's CPU time), so names local to a source file
+# once per batch; bench/results/2026-12-01-build-time.md), so names local to a source file
 # (anonymous namespaces, file-level using-declarations) must not collide within a folder: helpers
 # used by several files are declared once in a header.
 function(mctsat_library name)
