@@ -1,7 +1,7 @@
 #!/bin/sh
 # The real-model corpus in ONNX Runtime: every model of tests/data/real-models.tsv is optimized by
 # mctsat (STRATEGY, default mcts) and both the original and the optimized export run in ONNX
-# Runtime on one thread (bench/harness/ort-compare.cjs: same seeded inputs, outputs compared,
+# Runtime on one thread (study/ort-compare.cjs: same seeded inputs, outputs compared,
 # interleaved rounds). Writes OUT/<id>.optimize.txt, OUT/<id>.ort.json and a summary table on
 # stdout. Needs the test fixtures' downloads: run `ctest -R 'real_models|onnxruntime'` first.
 # Usage: bench/real-models-ort-study.sh BUILD_DIR OUT [STRATEGY] [ROUNDS]
@@ -27,7 +27,7 @@ grep -v '^#' "$here/tests/data/real-models.tsv" | sed -e 's/\t\t/\t-\t/g' |
   "$mctsat" optimize "$model" --strategy "$strategy" --json -o "$out/$id.onnx" "$@" >"$out/$id.optimize.json"
   set --
   for i in $(echo "$inputs" | tr ';' ' '); do set -- "$@" --input "$i"; done
-  node "$here/bench/harness/ort-compare.cjs" --ort "$ort" --rounds "$rounds" "$model" "$out/$id.onnx" "$@" >"$out/$id.ort.json" || true
+  node "$here/study/ort-compare.cjs" --ort "$ort" --rounds "$rounds" "$model" "$out/$id.onnx" "$@" >"$out/$id.ort.json" || true
   node -e '
     const [optFile, ortFile, id] = process.argv.slice(1);
     const [opt, ort] = [optFile, ortFile].map((p) => JSON.parse(require("fs").readFileSync(p)));

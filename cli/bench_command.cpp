@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "bench/harness/machine_info.hpp"
-#include "bench/harness/run_records.hpp"
-#include "bench/harness/slurm_study.hpp"
-#include "bench/harness/study_config.hpp"
-#include "bench/harness/study_report.hpp"
-#include "bench/harness/study_runner.hpp"
+#include "study/machine_info.hpp"
+#include "study/run_records.hpp"
+#include "study/slurm.hpp"
+#include "study/config.hpp"
+#include "study/report.hpp"
+#include "study/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/rule_library_location.hpp"
@@ -33,7 +33,7 @@ struct BenchCliOptions {
   std::string onnxruntime_dir;  // studies with "measure_onnxruntime" (else MCTSAT_ONNXRUNTIME)
   // Slurm
   bool slurm = false;
-  bench::SlurmOptions slurm_options;
+  study::SlurmOptions slurm_options;
   std::string status_dir;
   // merge
   std::string merge_out;
@@ -48,10 +48,10 @@ void print_warnings(const std::vector<std::string>& warnings) {
   for (const auto& warning : warnings) std::cerr << "warning: " << warning << '\n';
 }
 
-void list_runs(const bench::Study& study, std::size_t index, std::size_t count, bool json) {
-  const auto runs = bench::shard_runs(study.runs, index, count);
+void list_runs(const study::Study& study, std::size_t index, std::size_t count, bool json) {
+  const auto runs = study::shard_runs(study.runs, index, count);
   nlohmann::json out = nlohmann::json::array();
-  for (const bench::RunSpec& run : runs) {
+  for (const study::RunSpec& run : runs) {
     if (json) {
       out.push_back(
           {{"index", run.index},
@@ -61,7 +61,7 @@ void list_runs(const bench::Study& study, std::size_t index, std::size_t count, 
            {"configuration", run.configuration},
            {"cost_model", study.costs[run.cost].name},
            {"seed", run.seed},
-           {"parameters", bench::parameters_json(run.options)},
+           {"parameters", study::parameters_json(run.options)},
            {"limits", {{"seconds", run.limits.seconds}, {"memory_mb", run.limits.memory_mb}}}});
     } else {
       std::cout << fmt::format("{:4} {} {} / {} / {} / {} / seed {}\n", run.index, run.id,
@@ -72,17 +72,17 @@ void list_runs(const bench::Study& study, std::size_t index, std::size_t count, 
   if (json) std::cout << out.dump(2) << '\n';
 }
 
-void submit_to_slurm(const bench::Study& study, const BenchCliOptions& o) {
+void submit_to_slurm(const study::Study& study, const BenchCliOptions& o) {
   if (o.out.empty()) throw Error("bench --slurm: --out DIR is required (the study's directory)");
   if (o.shard != "0/1" || !o.seeds.empty() || o.list || o.resume || o.retry_failed)
     throw Error(
         "bench --slurm: --shard, --seeds, --list, --resume and --retry-failed do not "
         "apply (each task runs its shard and resumes by itself)");
-  bench::SlurmOptions options = o.slurm_options;
+  study::SlurmOptions options = o.slurm_options;
   options.jobs = o.jobs;
   options.onnxruntime_dir = o.onnxruntime_dir;
-  const bench::SlurmSubmission s =
-      bench::submit_to_slurm(study, o.config, o.out, options, executable_path().string());
+  const study::SlurmSubmission s =
+      study::submit_to_slurm(study, o.config, o.out, options, executable_path().string());
   print_warnings(s.warnings);
   if (o.json) {
     std::cout << nlohmann::json{{"study", study.name},  {"tasks", s.task_count},
@@ -112,10 +112,10 @@ void submit_to_slurm(const bench::Study& study, const BenchCliOptions& o) {
       s.busy.empty() ? "" : fmt::format(" ({} still queued or running)", s.busy.size()), o.out);
 }
 
-void print_status(const bench::StudyStatus& status, bool json) {
+void print_status(const study::StudyStatus& status, bool json) {
   if (json) {
     nlohmann::json tasks = nlohmann::json::array();
-    for (const bench::TaskStatus& t : status.tasks)
+    for (const study::TaskStatus& t : status.tasks)
       tasks.push_back({{"task", t.task},
                        {"runs", t.runs},
                        {"ok", t.ok},
@@ -144,7 +144,7 @@ void print_status(const bench::StudyStatus& status, bool json) {
       status.scheduler_source);
   std::cout << fmt::format("{:>5} {:>5} {:>5} {:>7} {:>9} {:>8}  {:<10} {}\n", "task", "runs", "ok",
                            "failed", "timed out", "missing", "job", "state");
-  for (const bench::TaskStatus& t : status.tasks)
+  for (const study::TaskStatus& t : status.tasks)
     std::cout << fmt::format("{:>5} {:>5} {:>5} {:>7} {:>9} {:>8}  {:<10} {}{}\n", t.task, t.runs,
                              t.ok, t.failed, t.timed_out, t.missing,
                              t.job_id.empty() ? "-" : t.job_id, t.state,
@@ -154,11 +154,11 @@ void print_status(const bench::StudyStatus& status, bool json) {
 void run(const BenchCliOptions& o) {
   if (o.config.empty())
     throw Error("bench: expected a config file, or `merge`, `report`, `status` or `collect`");
-  bench::Study study = bench::load_study(o.config, {default_rule_path()});
+  study::Study study = study::load_study(o.config, {default_rule_path()});
   if (o.slurm) return submit_to_slurm(study, o);
-  if (!o.seeds.empty()) bench::restrict_seeds(study, o.seeds);
-  bench::StudyRunOptions options;
-  bench::parse_shard(o.shard, options.shard_index, options.shard_count);
+  if (!o.seeds.empty()) study::restrict_seeds(study, o.seeds);
+  study::StudyRunOptions options;
+  study::parse_shard(o.shard, options.shard_index, options.shard_count);
   if (o.list) return list_runs(study, options.shard_index, options.shard_count, o.json);
   options.out_dir = o.out.empty() ? "bench-out/" + study.name : o.out;
   options.jobs = o.jobs;
@@ -166,11 +166,11 @@ void run(const BenchCliOptions& o) {
   options.retry_failed = o.retry_failed;
   options.verify_rules = o.verify_rules;
   options.onnxruntime_dir = o.onnxruntime_dir;
-  options.source_dir = bench::build_source_dir();
+  options.source_dir = study::build_source_dir();
   options.interactive = !o.quiet && isatty(STDERR_FILENO) != 0;
   std::ostream null_stream(nullptr);
-  const bench::StudyRunSummary s =
-      bench::run_study(study, options, o.quiet ? null_stream : std::cerr);
+  const study::StudyRunSummary s =
+      study::run_study(study, options, o.quiet ? null_stream : std::cerr);
   if (o.json) {
     std::cout << nlohmann::json{{"study", study.name},      {"grid", s.grid}, {"shard", s.shard},
                                 {"skipped", s.skipped},     {"ran", s.ran},   {"failed", s.failed},
@@ -239,7 +239,7 @@ void add_bench_command(CLI::App& app) {
       ->required();
   status->add_flag("--json", options->json, "Print the status as JSON");
   status->callback([options] {
-    const bench::StudyStatus s = bench::slurm_status(options->status_dir);
+    const study::StudyStatus s = study::slurm_status(options->status_dir);
     print_warnings(s.warnings);
     print_status(s, options->json);
   });
@@ -251,13 +251,13 @@ void add_bench_command(CLI::App& app) {
   collect->add_flag("--json", options->json, "Print the summary as JSON");
   collect->callback([options] {
     std::vector<std::string> warnings;
-    const std::size_t n = bench::collect_slurm_parts(options->status_dir, &warnings);
+    const std::size_t n = study::collect_slurm_parts(options->status_dir, &warnings);
     print_warnings(warnings);
     if (options->json)
       std::cout << nlohmann::json{{"records", n}, {"out", options->status_dir}}.dump(2) << '\n';
     else
       std::cout << fmt::format("{} runs collected into {}/{}\n", n, options->status_dir,
-                               bench::results_file_name(0, 1));
+                               study::results_file_name(0, 1));
   });
 
   CLI::App* merge = command->add_subcommand("merge", "Join the results of shards of one study");
@@ -268,14 +268,14 @@ void add_bench_command(CLI::App& app) {
   merge->callback([options] {
     std::vector<std::string> warnings;
     const std::size_t n = read_json_fields(options->merge_out, [&] {
-      return bench::merge_results(options->merge_inputs, options->merge_out, &warnings);
+      return study::merge_results(options->merge_inputs, options->merge_out, &warnings);
     });
     print_warnings(warnings);
     if (options->json)
       std::cout << nlohmann::json{{"records", n}, {"out", options->merge_out}}.dump(2) << '\n';
     else
       std::cout << fmt::format("{} runs merged into {}/{}\n", n, options->merge_out,
-                               bench::results_file_name(0, 1));
+                               study::results_file_name(0, 1));
   });
 
   CLI::App* report = command->add_subcommand(
@@ -289,12 +289,12 @@ void add_bench_command(CLI::App& app) {
   report->add_flag("--json", options->json, "Print the files written as JSON");
   report->add_flag("--quiet", options->quiet, "Print nothing but errors");
   report->callback([options] {
-    bench::ReportOptions report_options;
+    study::ReportOptions report_options;
     report_options.plots = !options->no_plots;
     report_options.best_known_from = options->best_known_from;
     std::vector<std::string> warnings;
-    const bench::ReportOutput out = read_json_fields(options->report_dir, [&] {
-      return bench::write_report(options->report_dir, report_options, &warnings);
+    const study::ReportOutput out = read_json_fields(options->report_dir, [&] {
+      return study::write_report(options->report_dir, report_options, &warnings);
     });
     print_warnings(warnings);
     if (options->json)

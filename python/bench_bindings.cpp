@@ -1,6 +1,6 @@
-// Studies for Python: run a study config (bench/harness/study_runner: every run in an isolated
+// Studies for Python: run a study config (study/runner: every run in an isolated
 // child process, results appended to OUT/runs.jsonl) and read any results directory or runs file
-// as a list of plain dicts, one per run (bench/harness/run_records), which
+// as a list of plain dicts, one per run (study/run_records), which
 // pandas.DataFrame(records) or pandas.json_normalize(records) turns into a table.
 #include <optional>
 #include <sstream>
@@ -9,10 +9,10 @@
 
 #include <pybind11/stl.h>
 
-#include "bench/harness/machine_info.hpp"
-#include "bench/harness/run_records.hpp"
-#include "bench/harness/study_config.hpp"
-#include "bench/harness/study_runner.hpp"
+#include "study/machine_info.hpp"
+#include "study/run_records.hpp"
+#include "study/config.hpp"
+#include "study/runner.hpp"
 #include "python/bindings.hpp"
 #include "python/json_objects.hpp"
 #include "python/rule_library_location.hpp"
@@ -26,18 +26,18 @@ void bind_bench(py::module_& m) {
       "run_study",
       [](const std::string& config, const std::string& out, std::size_t jobs, bool resume,
          std::optional<std::vector<std::uint64_t>> seeds) {
-        bench::Study study = bench::load_study(config, {default_rule_path()});
-        if (seeds) bench::restrict_seeds(study, *seeds);
-        bench::StudyRunOptions options;
+        study::Study study = study::load_study(config, {default_rule_path()});
+        if (seeds) study::restrict_seeds(study, *seeds);
+        study::StudyRunOptions options;
         options.out_dir = out.empty() ? "bench-out/" + study.name : out;
         options.jobs = jobs;
         options.resume = resume;
-        options.source_dir = bench::build_source_dir();
+        options.source_dir = study::build_source_dir();
         std::ostringstream log;
-        bench::StudyRunSummary s;
+        study::StudyRunSummary s;
         {
           py::gil_scoped_release release;
-          s = bench::run_study(study, options, log);
+          s = study::run_study(study, options, log);
         }
         py::dict d;
         d["study"] = study.name;
@@ -57,7 +57,7 @@ void bind_bench(py::module_& m) {
       "load_results",
       [](const std::string& path) {
         std::vector<std::string> warnings;
-        const std::vector<nlohmann::json> records = bench::read_records(path, &warnings);
+        const std::vector<nlohmann::json> records = study::read_records(path, &warnings);
         for (const std::string& warning : warnings)
           PyErr_WarnEx(PyExc_RuntimeWarning, warning.c_str(), 1);
         py::list list;

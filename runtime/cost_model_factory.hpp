@@ -1,5 +1,5 @@
 // Building a cost model from its description (kind, device profile, cost table): the one place
-// the command line and the bench harness turn a user's choice of cost model into a CostModel.
+// the command line and the study library turn a user's choice of cost model into a CostModel.
 #pragma once
 
 #include <memory>

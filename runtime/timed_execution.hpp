@@ -1,5 +1,5 @@
 // End-to-end timing of graphs with the oneDNN executor, shared by `mctsat run --compare`,
-// `mctsat optimize --measure` and the bench harness: each graph is prepared once and fed the same
+// `mctsat optimize --measure` and the study library: each graph is prepared once and fed the same
 // inputs, run once for its outputs, warmed up, and then timed in interleaved rounds (every graph
 // once per round, alternating which goes first) so that drifts in machine load hit all of them
 // alike. Also the statistics of such timings and the largest difference between two graphs'

@@ -1,7 +1,7 @@
 // The record of one optimization, typed: what was optimized (model, operators, cost model), with
 // which options, and the result, plus the optional numeric check and measured speedup records of
-// the layers that make them. `mctsat optimize` prints it for people (cli/) and as JSON; the bench
-// harness stores the JSON per run, so that both speak the same format.
+// the layers that make them. `mctsat optimize` prints it for people (cli/) and as JSON; the study
+// library (`mctsat bench`) stores the JSON per run, so that both speak the same format.
 #pragma once
 
 #include <optional>

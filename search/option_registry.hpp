@@ -1,6 +1,6 @@
 // The option registry: every search and extraction option of an optimization, declared once
 // (name, type, default, range or choices, help, which strategies read it, its command-line flag).
-// The CLI's flags (cli/search_flags), the bench harness's study parameters, the study schema
+// The CLI's flags (cli/search_flags), the study library's study parameters, the study schema
 // (bench/configs/schema.json, checked against it by a test), the report's echo of the options and
 // the run ids of studies all come from this table; adding an option touches only it.
 #pragma once

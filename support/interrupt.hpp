@@ -1,5 +1,5 @@
 // Stopping cleanly on SIGINT and SIGTERM. After install_interrupt_handlers(), either signal makes
-// the process kill (SIGKILL) the child processes it registered (a CBC solver, the bench harness's
+// the process kill (SIGKILL) the child processes it registered (a CBC solver, the study library's
 // runs), remove the temporary files it registered (an atomic write under way: the final file is
 // never touched, so no partial output is left), print "interrupted" and exit with 128 + the
 // signal number (130 for SIGINT, 143 for SIGTERM), as a shell reports a process the signal killed.

@@ -13,7 +13,7 @@
 namespace mctsat::tensor {
 
 // The bytes this process may allocate: the machine's physical memory, or less when an address-
-// space or data-segment limit (setrlimit; the bench harness sets one per run) is lower.
+// space or data-segment limit (setrlimit; the study library sets one per run) is lower.
 std::uint64_t memory_budget_bytes();
 
 // Throws Error when `bytes` (saturating: pass UINT64_MAX for "more than can be counted") exceed

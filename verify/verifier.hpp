@@ -54,7 +54,7 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
                                            const std::vector<dsl::CheckedAxiom>& axioms,
                                            const VerifyOptions& options);
 
-// For commands that run rules (`optimize --verify-rules`, the bench harness): verifies `rules`
+// For commands that run rules (`optimize --verify-rules`, the study library): verifies `rules`
 // with default options and the default cache, and throws an Error naming every rule that fails
 // a check, with its counterexample.
 void require_sound(const dsl::RuleLibrary& library, const std::vector<dsl::CheckedRule>& rules);

@@ -3,7 +3,7 @@
 // imports; exports and imports back to the same operators; round-trips through graph JSON
 // (`convert --check`); optimizes with `--check`; and its optimized export runs in ONNX Runtime
 // (onnxruntime-node, installed by the fixture `onnxruntime`) with outputs within tolerance of the
-// original's, through bench/harness/ort-compare.cjs. When the npm registry is unreachable the
+// original's, through study/ort-compare.cjs. When the npm registry is unreachable the
 // fixtures say so in a file; this test prints that reason and exits with 77 (skipped).
 #include <array>
 #include <cstdio>
@@ -26,7 +26,7 @@ namespace {
 const fs::path kModelsDir = MCTSAT_REAL_MODELS_DIR;
 const fs::path kOrtDir = MCTSAT_ONNXRUNTIME_DIR;
 const fs::path kData = fs::path(MCTSAT_SOURCE_DIR) / "tests" / "data";
-const fs::path kOrtCompare = fs::path(MCTSAT_SOURCE_DIR) / "bench" / "harness" / "ort-compare.cjs";
+const fs::path kOrtCompare = fs::path(MCTSAT_SOURCE_DIR) / "study" / "ort-compare.cjs";
 
 struct RealModel {
   std::string id, package, file, license, exporter, kind;

@@ -10,8 +10,8 @@
 #     and libprotobuf are linked uninstrumented); tests/frontend/fuzz/onnx_corpus/; onnx.dict
 #   egraph_json: tests/extract/fuzz/egraph_json_fuzzer.cpp, the e-graph JSON reader of `extract`;
 #     tests/extract/fuzz/corpus/; egraph_json.dict
-#   study_config: tests/bench/fuzz/study_config_fuzzer.cpp, the bench study config parser;
-#     tests/bench/fuzz/corpus/; study_config.dict
+#   study_config: tests/study/fuzz/study_config_fuzzer.cpp, the bench study config parser;
+#     tests/study/fuzz/corpus/; study_config.dict
 # Fails when the fuzzer finds a crash, a leak, a hang or a broken invariant; the input is kept
 # under BUILD_DIR/fuzz/<target>/artifacts/. All targets compile with the same flags into one object
 # directory, BUILD_DIR/fuzz/obj/, so that they share the objects of the sources they have in
@@ -99,11 +99,11 @@ case $target in
     max_len=4096
     ;;
   study_config)
-    dict=$src/tests/bench/fuzz/study_config.dict
-    seed_dirs=("$src/tests/bench/fuzz/corpus")
+    dict=$src/tests/study/fuzz/study_config.dict
+    seed_dirs=("$src/tests/study/fuzz/corpus")
     sources=(
-      "$src/tests/bench/fuzz/study_config_fuzzer.cpp"
-      "$src"/bench/harness/study_config.cpp
+      "$src/tests/study/fuzz/study_config_fuzzer.cpp"
+      "$src"/study/config.cpp
       "$src"/search/option_registry.cpp
       "$src"/frontend/zoo*.cpp
       "$src"/runtime/cost_model_factory.cpp "$src"/runtime/measured_cost_model.cpp
