@@ -3,6 +3,7 @@
 #include "search/mcts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -89,20 +90,24 @@ struct Simulation {
   std::size_t memory_allowance = std::numeric_limits<std::size_t>::max();
 };
 
-// The length of a planning step's simulations with a thread for every task they spawn (the
-// projection's critical path): simulation i, in the order of selection, starts once every
-// simulation up to i - batch has finished, and takes its span.
-class SpanSchedule {
+// A planning step's simulations scheduled on `threads` threads, each taking the duration it is
+// given, in the window's order: simulation i, in the order of selection, starts once a thread is
+// free and every simulation up to i - batch has finished. With as many threads as the batch and
+// spans as durations, its length is the critical path.
+class WindowSchedule {
  public:
-  explicit SpanSchedule(std::size_t batch) : batch_(batch) {}
-  void add(double span_cpu_seconds) {
-    const double start = finished_.size() >= batch_ ? finished_[finished_.size() - batch_] : 0.0;
-    finished_.push_back(std::max(length(), start + span_cpu_seconds));
+  WindowSchedule(std::size_t batch, std::size_t threads) : batch_(batch), free_(threads, 0.0) {}
+  void add(double seconds) {
+    const double ready = finished_.size() >= batch_ ? finished_[finished_.size() - batch_] : 0.0;
+    double& thread = *std::min_element(free_.begin(), free_.end());
+    thread = std::max(thread, ready) + seconds;
+    finished_.push_back(std::max(length(), thread));
   }
   double length() const { return finished_.empty() ? 0.0 : finished_.back(); }
 
  private:
   std::size_t batch_;
+  std::vector<double> free_;      // per thread: when it is free
   std::vector<double> finished_;  // per simulation: when it and all before it have finished
 };
 
@@ -192,6 +197,8 @@ class Planner {
     result.cpu_seconds = thread_cpu_seconds() - cpu_start;
     result.simulation_cpu_seconds = simulation_cpu_;
     result.critical_cpu_seconds = critical_cpu_;
+    for (std::size_t i = 0; i < kScheduledThreads.size(); ++i)
+      result.scheduled_cpu_seconds.emplace_back(kScheduledThreads[i], scheduled_cpu_[i]);
     return result;
   }
 
@@ -494,7 +501,9 @@ class Planner {
     };
     std::deque<std::unique_ptr<Flight>> flights;  // in flight, oldest first
     const bool parallel = limits_.threads > 1;
-    SpanSchedule schedule(batch_);
+    WindowSchedule critical(batch_, batch_);
+    std::vector<WindowSchedule> scheduled;
+    for (std::size_t threads : kScheduledThreads) scheduled.emplace_back(batch_, threads);
     std::size_t started = 0;
     const auto loop = [&] {
       for (;;) {
@@ -528,7 +537,8 @@ class Planner {
         else
           play(oldest);
         simulation_cpu_ += oldest.cpu_seconds;
-        schedule.add(oldest.span_cpu_seconds);
+        critical.add(oldest.span_cpu_seconds);
+        for (WindowSchedule& schedule : scheduled) schedule.add(oldest.cpu_seconds);
         backup(oldest);
         flights.pop_front();
       }
@@ -537,7 +547,8 @@ class Planner {
       arena_.execute(loop);
     else
       loop();
-    critical_cpu_ += schedule.length();
+    critical_cpu_ += critical.length();
+    for (std::size_t i = 0; i < scheduled.size(); ++i) scheduled_cpu_[i] += scheduled[i].length();
     return started;
   }
 
@@ -667,7 +678,9 @@ class Planner {
   std::size_t evaluations_ = 0, memo_hits_ = 0, simulations_started_ = 0;
   std::size_t tree_bytes_ = 0;
   std::vector<std::size_t> commits_;  // per rule: how often a planning step committed it
-  double simulation_cpu_ = 0, critical_cpu_ = 0;  // the states' memory, summed over the tree
+  double simulation_cpu_ = 0, critical_cpu_ = 0;
+  std::array<double, kScheduledThreads.size()>
+      scheduled_cpu_{};  // the states' memory, summed over the tree
 };
 
 }  // namespace

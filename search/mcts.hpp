@@ -35,10 +35,12 @@
 // scheduling.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/lowering.hpp"
@@ -112,6 +114,9 @@ struct MctsStep {
   std::size_t simulations = 0;  // simulations run in this planning step
 };
 
+// The thread counts for which a search estimates its simulations' time (MctsResult).
+inline constexpr std::array<std::size_t, 3> kScheduledThreads{2, 4, 8};
+
 struct MctsResult {
   tensor::TensorEGraph state;   // the final e-graph (all committed actions applied; see best_state)
   std::size_t state_steps = 0;  // the committed steps applied to `state`
@@ -130,6 +135,12 @@ struct MctsResult {
   // it has finished; summed over planning steps. From a one-thread run: cpu / (cpu - simulation +
   // max(simulation / T, critical)) bounds the speedup on T threads from above.
   double cpu_seconds = 0, simulation_cpu_seconds = 0, critical_cpu_seconds = 0;
+  // Per thread count T of kScheduledThreads: the simulations' time on T threads estimated from
+  // their CPU times, each simulation on one thread (no help from idle threads, no overhead), in
+  // the window's order (a simulation starts once a thread is free and every simulation `batch`
+  // or more before it has finished); summed over planning steps. From a one-thread run, cpu /
+  // (cpu - simulation + scheduled) estimates the speedup on T threads.
+  std::vector<std::pair<std::size_t, double>> scheduled_cpu_seconds;
   double initial_cost = 0;
 };
 
