@@ -491,65 +491,97 @@ class Planner {
   // with `batch` in flight: simulation i + batch is selected right after simulation i is backed
   // up, and backups run in order, so every selection sees the same tree whatever the thread
   // count and timing. A simulation that ends at a terminal node has nothing to play and is backed
-  // up at once. With several threads the simulations in flight are played as tasks while the
-  // calling thread waits for the oldest (helping with any task meanwhile). Returns the number
-  // started.
+  // up at once. With several threads the simulations are played as tasks, and the thread that
+  // finishes the oldest one backs it up (and any finished after it, in order) and selects and
+  // starts the next ones at once, under a lock; the calling thread plays simulations too until
+  // all are done. Returns the number started.
   std::size_t run_simulations(Clock::time_point start) {
+    Window window(batch_);
+    if (limits_.threads <= 1) {
+      fill(window, start, nullptr);
+      while (!window.flights.empty()) {
+        play(window.flights.front()->sim);
+        window.flights.front()->done = true;
+        retire(window, start, nullptr);
+      }
+    } else {
+      arena_.execute([&] {
+        tbb::task_group tasks;
+        {
+          const std::lock_guard lock(window.mutex);
+          fill(window, start, &tasks);
+        }
+        tasks.wait();
+      });
+    }
+    critical_cpu_ += window.critical.length();
+    for (std::size_t i = 0; i < window.scheduled.size(); ++i)
+      scheduled_cpu_[i] += window.scheduled[i].length();
+    return window.started;
+  }
+
+  // A planning step's simulations in flight, oldest first, and its schedules.
+  struct Window {
     struct Flight {
       Simulation sim;
-      tbb::task_group task;
+      bool done = false;  // played
     };
-    std::deque<std::unique_ptr<Flight>> flights;  // in flight, oldest first
-    const bool parallel = limits_.threads > 1;
-    WindowSchedule critical(batch_, batch_);
-    std::vector<WindowSchedule> scheduled;
-    for (std::size_t threads : kScheduledThreads) scheduled.emplace_back(batch_, threads);
+    explicit Window(std::size_t batch) : critical(batch, batch) {
+      for (std::size_t threads : kScheduledThreads) scheduled.emplace_back(batch, threads);
+    }
+    std::mutex mutex;  // with several threads: guards the tree, `flights` and the rest
+    std::deque<std::unique_ptr<Flight>> flights;
     std::size_t started = 0;
-    const auto loop = [&] {
-      for (;;) {
-        while (flights.size() < batch_ && started < options_.simulations &&
-               elapsed(start) < limits_.seconds && tree_bytes_ < limits_.memory_bytes) {
-          auto flight = std::make_unique<Flight>();
-          Simulation& sim = flight->sim;
-          sim.seed = hash_combine(options_.seed, ++simulations_started_);
-          select(sim);
-          ++started;
-          if (!sim.expands && nodes_[sim.path.back()].terminal) {
-            backup(sim);
-            continue;
-          }
-          // Each simulation holds up to four e-graphs at once besides the tree: its expanded
-          // child, the rollout's state (extracted beside the search for the next), and two
-          // candidates for the next state (tried at once; lookahead: the best so far and the one
-          // tried).
-          if (limits_.memory_bytes != std::numeric_limits<std::size_t>::max()) {
-            const std::size_t room =
-                limits_.memory_bytes > tree_bytes_ ? limits_.memory_bytes - tree_bytes_ : 0;
-            sim.memory_allowance = room / (4 * batch_);
-          }
-          if (parallel) flight->task.run([this, &sim] { play(sim); });
-          flights.push_back(std::move(flight));
-        }
-        if (flights.empty()) return;
-        Simulation& oldest = flights.front()->sim;
-        if (parallel)
-          flights.front()->task.wait();
-        else
-          play(oldest);
-        simulation_cpu_ += oldest.cpu_seconds;
-        critical.add(oldest.span_cpu_seconds);
-        for (WindowSchedule& schedule : scheduled) schedule.add(oldest.cpu_seconds);
-        backup(oldest);
-        flights.pop_front();
+    WindowSchedule critical;
+    std::vector<WindowSchedule> scheduled;
+  };
+
+  // Selects simulations until `batch` are in flight or the step's budget, time or memory is
+  // spent; with `tasks`, starts playing each as a task.
+  void fill(Window& window, Clock::time_point start, tbb::task_group* tasks) {
+    while (window.flights.size() < batch_ && window.started < options_.simulations &&
+           elapsed(start) < limits_.seconds && tree_bytes_ < limits_.memory_bytes) {
+      auto flight = std::make_unique<Window::Flight>();
+      Simulation& sim = flight->sim;
+      sim.seed = hash_combine(options_.seed, ++simulations_started_);
+      select(sim);
+      ++window.started;
+      if (!sim.expands && nodes_[sim.path.back()].terminal) {
+        backup(sim);
+        continue;
       }
-    };
-    if (parallel)
-      arena_.execute(loop);
-    else
-      loop();
-    critical_cpu_ += critical.length();
-    for (std::size_t i = 0; i < scheduled.size(); ++i) scheduled_cpu_[i] += scheduled[i].length();
-    return started;
+      // Each simulation holds up to four e-graphs at once besides the tree: its expanded child,
+      // the rollout's state (extracted beside the search for the next), and two candidates for
+      // the next state (tried at once; lookahead: the best so far and the one tried).
+      if (limits_.memory_bytes != std::numeric_limits<std::size_t>::max()) {
+        const std::size_t room =
+            limits_.memory_bytes > tree_bytes_ ? limits_.memory_bytes - tree_bytes_ : 0;
+        sim.memory_allowance = room / (4 * batch_);
+      }
+      Window::Flight* played = flight.get();
+      window.flights.push_back(std::move(flight));
+      if (tasks)
+        tasks->run([this, &window, start, tasks, played] {
+          play(played->sim);
+          const std::lock_guard lock(window.mutex);
+          played->done = true;
+          retire(window, start, tasks);
+        });
+    }
+  }
+
+  // Backs up the played simulations at the front of the window, in order, each followed by the
+  // selections it makes room for.
+  void retire(Window& window, Clock::time_point start, tbb::task_group* tasks) {
+    while (!window.flights.empty() && window.flights.front()->done) {
+      Simulation& oldest = window.flights.front()->sim;
+      simulation_cpu_ += oldest.cpu_seconds;
+      window.critical.add(oldest.span_cpu_seconds);
+      for (WindowSchedule& schedule : window.scheduled) schedule.add(oldest.cpu_seconds);
+      backup(oldest);
+      window.flights.pop_front();
+      fill(window, start, tasks);
+    }
   }
 
   // A random-order list of actions for a rollout step, following the policy.
