@@ -12,8 +12,6 @@
 #include <mutex>
 #include <unordered_map>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
@@ -487,6 +485,22 @@ class Planner {
     }
   }
 
+  // A planning step's simulations in flight, oldest first, and its schedules.
+  struct Window {
+    struct Flight {
+      Simulation sim;
+      bool done = false;  // played
+    };
+    explicit Window(std::size_t batch) : critical(batch, batch) {
+      for (std::size_t threads : kScheduledThreads) scheduled.emplace_back(batch, threads);
+    }
+    std::mutex mutex;  // with several threads: guards the tree, `flights` and the rest
+    std::deque<std::unique_ptr<Flight>> flights;
+    std::size_t started = 0;
+    WindowSchedule critical;
+    std::vector<WindowSchedule> scheduled;
+  };
+
   // One planning step's simulations (up to options_.simulations, while time and memory last),
   // with `batch` in flight: simulation i + batch is selected right after simulation i is backed
   // up, and backups run in order, so every selection sees the same tree whatever the thread
@@ -519,22 +533,6 @@ class Planner {
       scheduled_cpu_[i] += window.scheduled[i].length();
     return window.started;
   }
-
-  // A planning step's simulations in flight, oldest first, and its schedules.
-  struct Window {
-    struct Flight {
-      Simulation sim;
-      bool done = false;  // played
-    };
-    explicit Window(std::size_t batch) : critical(batch, batch) {
-      for (std::size_t threads : kScheduledThreads) scheduled.emplace_back(batch, threads);
-    }
-    std::mutex mutex;  // with several threads: guards the tree, `flights` and the rest
-    std::deque<std::unique_ptr<Flight>> flights;
-    std::size_t started = 0;
-    WindowSchedule critical;
-    std::vector<WindowSchedule> scheduled;
-  };
 
   // Selects simulations until `batch` are in flight or the step's budget, time or memory is
   // spent; with `tasks`, starts playing each as a task.
