@@ -4,7 +4,8 @@
 # T = 2 in turn (interleaved, so that a change of the machine's load hits both alike), then per
 # model the medians of exploration_seconds and their ratio, whether every run reached the same
 # cost and committed actions (a seed and batch fix the search), and the speedups on 2, 4 and 8
-# threads that the 1-thread runs' thread CPU times project (upper bounds, not load-dependent: see
+# threads that the 1-thread runs' thread CPU times project (not load-dependent: an upper bound,
+# and an estimate that schedules the simulations on the threads; see
 # bench/results/parallel-search.md). Prints the load average (`uptime`) before each round.
 # Writes OUT/MODEL.T.RUN.json.
 # Usage: bench/thread-scaling.sh MCTSAT OUT [RUNS] [BATCH] [MODEL...]
@@ -34,8 +35,9 @@ node -e '
   const median = (v) => { const s = [...v].sort((a, b) => a - b), m = s.length >> 1;
                           return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
   const f = (v, d = 3) => v.toFixed(d);
-  console.log("| model | 1 thread (s, median) | 2 threads (s, median) | speedup | same result | projected 2 threads | 4 | 8 |");
-  console.log("|---|---:|---:|---:|---|---:|---:|---:|");
+  console.log("| model | 1 thread (s, median) | 2 threads (s, median) | speedup | same result | " +
+              "bound 2 threads | 4 | 8 | scheduled 2 threads | 4 | 8 |");
+  console.log("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
   for (const model of models) {
     const load = (t) => Array.from({length: +runs}, (_, i) =>
       JSON.parse(fs.readFileSync(`${out}/${model}.${t}.${i + 1}.json`)));
@@ -47,12 +49,17 @@ node -e '
     const t2 = median(two.map((r) => r.exploration_seconds));
     // Thread CPU times of a 1-thread run: the TASO pass (candidates spread over threads), then
     // MCTS (each wave takes at least its longest span and its simulations over the threads).
-    const projected = (r, t) => {
+    // The bound: the simulations take at least their work over the threads and their
+    // critical path; the estimate: their window scheduled on t threads (scheduled_cpu_seconds).
+    const projected = (r, t, simulations) => {
       const taso = r.taso || {cpu_seconds: 0, parallel_cpu_seconds: 0}, m = r.mcts;
       return (taso.cpu_seconds + m.cpu_seconds) /
              (taso.cpu_seconds - taso.parallel_cpu_seconds + taso.parallel_cpu_seconds / t +
-              m.cpu_seconds - m.simulation_cpu_seconds +
-              Math.max(m.simulation_cpu_seconds / t, m.critical_cpu_seconds)); };
-    const proj = [2, 4, 8].map((t) => f(median(one.map((r) => projected(r, t))), 2) + "x");
-    console.log(`| ${model} | ${f(t1)} | ${f(t2)} | ${f(t1 / t2, 2)}x | ${same ? "yes" : "NO"} | ${proj.join(" | ")} |`);
+              m.cpu_seconds - m.simulation_cpu_seconds + simulations(m, t)); };
+    const bound = (m, t) => Math.max(m.simulation_cpu_seconds / t, m.critical_cpu_seconds);
+    const scheduled = (m, t) => m.scheduled_cpu_seconds[t];
+    const proj = (simulations) => [2, 4, 8].map((t) =>
+      f(median(one.map((r) => projected(r, t, simulations))), 2) + "x").join(" | ");
+    console.log(`| ${model} | ${f(t1)} | ${f(t2)} | ${f(t1 / t2, 2)}x | ${same ? "yes" : "NO"} | ` +
+                `${proj(bound)} | ${proj(scheduled)} |`);
   }' "$out" "$runs" $models

@@ -1,8 +1,9 @@
-// The MCTS planner: tree, simulations in waves (selection, parallel expansion and rollout,
-// backup), receding horizon.
+// The MCTS planner: tree, simulations in a window of `batch` in flight (selection, parallel
+// expansion and rollout, backup in order), receding horizon.
 #include "search/mcts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -11,8 +12,6 @@
 #include <mutex>
 #include <unordered_map>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
@@ -54,19 +53,26 @@ struct TreeNode {
   std::size_t bytes = 0;  // the state's memory
 };
 
-// The untried actions of a node that simulations of the current wave expand, shared out among
-// them: claimant j of m tries order[j], order[j + m], ...
+// The untried actions of a node that simulations in flight expand, shared out among them:
+// claimant j (of at most `stride`) tries order[j], order[j + stride], ... The claim ends when its
+// last claimant is backed up; actions no claimant took stay untried for a later claim.
 struct Claim {
-  std::vector<std::size_t> order;  // the node's untried actions, shuffled
-  std::size_t claimants = 0;
+  std::vector<std::size_t> order;  // the node's untried actions when claimed, shuffled
+  std::size_t stride = 1;          // min(batch, order.size())
+  std::size_t claimants = 0;       // shares handed out
+  std::size_t in_flight = 0;       // claimants not yet backed up
 };
 
-// One simulation of a wave. Selection fills `path`, `claim` and `slot`; the parallel phase fills
-// the rest; the backup reads it.
+// One simulation. Selection fills `path`, the leaf's state and cost, `expands` with `actions`, and
+// for the heavy policy the snapshot of the rules' mean rewards (so that play reads nothing of the
+// tree, which backups change meanwhile); the parallel phase fills the rest; the backup reads it.
 struct Simulation {
   std::vector<std::size_t> path;  // tree nodes from the root to the selected leaf
-  const Claim* claim = nullptr;   // set when the leaf is expanded by this simulation
-  std::size_t slot = 0;           // this simulation's claimant number at the leaf
+  const TensorEGraph* leaf_state = nullptr;
+  double leaf_cost = 0;
+  bool expands = false;              // the leaf is expanded by this simulation
+  std::vector<std::size_t> actions;  // its share of the leaf's claim, in order
+  std::vector<double> mean_rewards;  // heavy policy: per rule, at selection
   std::uint64_t seed = 0;
   std::vector<std::size_t> pruned;      // actions found to change nothing at the leaf
   std::unique_ptr<TensorEGraph> child;  // the expanded state, if any
@@ -78,8 +84,29 @@ struct Simulation {
   // task it can spawn).
   double cpu_seconds = 0, span_cpu_seconds = 0;
   // The bytes each e-graph this simulation builds may grow to (the memory limit's room left by
-  // the tree, shared by the wave's simulations and the states each holds at once).
+  // the tree, shared by the simulations in flight and the states each holds at once).
   std::size_t memory_allowance = std::numeric_limits<std::size_t>::max();
+};
+
+// A planning step's simulations scheduled on `threads` threads, each taking the duration it is
+// given, in the window's order: simulation i, in the order of selection, starts once a thread is
+// free and every simulation up to i - batch has finished. With as many threads as the batch and
+// spans as durations, its length is the critical path.
+class WindowSchedule {
+ public:
+  WindowSchedule(std::size_t batch, std::size_t threads) : batch_(batch), free_(threads, 0.0) {}
+  void add(double seconds) {
+    const double ready = finished_.size() >= batch_ ? finished_[finished_.size() - batch_] : 0.0;
+    double& thread = *std::min_element(free_.begin(), free_.end());
+    thread = std::max(thread, ready) + seconds;
+    finished_.push_back(std::max(length(), thread));
+  }
+  double length() const { return finished_.empty() ? 0.0 : finished_.back(); }
+
+ private:
+  std::size_t batch_;
+  std::vector<double> free_;      // per thread: when it is free
+  std::vector<double> finished_;  // per simulation: when it and all before it have finished
 };
 
 class Planner {
@@ -128,11 +155,7 @@ class Planner {
         result.stop = StopReason::kMemoryLimit;
         break;
       }
-      std::size_t simulations = 0;
-      while (simulations < options_.simulations && elapsed(start) < limits_.seconds &&
-             tree_bytes_ < limits_.memory_bytes) {
-        simulations += run_wave(options_.simulations - simulations);
-      }
+      const std::size_t simulations = run_simulations(start);
       result.simulations += simulations;
       const int best = best_root_child();
       if (best < 0) {
@@ -172,6 +195,8 @@ class Planner {
     result.cpu_seconds = thread_cpu_seconds() - cpu_start;
     result.simulation_cpu_seconds = simulation_cpu_;
     result.critical_cpu_seconds = critical_cpu_;
+    for (std::size_t i = 0; i < kScheduledThreads.size(); ++i)
+      result.scheduled_cpu_seconds.emplace_back(kScheduledThreads[i], scheduled_cpu_[i]);
     return result;
   }
 
@@ -258,30 +283,35 @@ class Planner {
         std::count(node.status.begin(), node.status.end(), ActionStatus::kUntried));
   }
 
-  // Selection of one simulation of a wave: descends by UCT until a node to expand (claimed for
-  // this simulation), a terminal node, or a node with no child to descend to.
-  void select(Simulation& sim, std::unordered_map<std::size_t, Claim>& claims) {
+  // Selection of one simulation: descends by UCT until a node to expand (a share of its claim
+  // for this simulation), a terminal node, or a node with no child to descend to.
+  void select(Simulation& sim) {
     sim.path.assign(1, 0);
     std::size_t current = 0;
     while (!nodes_[current].terminal) {
       const TreeNode& node = nodes_[current];
-      const auto claim = claims.find(current);
-      const std::size_t claimed = claim == claims.end() ? 0 : claim->second.claimants;
+      const auto claim = claims_.find(current);
+      const bool claimable = claim == claims_.end()
+                                 ? untried_count(node) > 0
+                                 : claim->second.claimants < claim->second.stride;
       const bool any_visited_child = std::any_of(
           node.children.begin(), node.children.end(),
           [&](int c) { return c >= 0 && nodes_[static_cast<std::size_t>(c)].visits > 0; });
-      const bool expand_here =
-          untried_count(node) > claimed &&
-          (current == 0 || !any_visited_child || random_unit(rng_) < options_.expand_probability);
+      const bool expand_here = claimable && (current == 0 || !any_visited_child ||
+                                             random_unit(rng_) < options_.expand_probability);
       if (expand_here) {
-        Claim& c = claims[current];
+        Claim& c = claims_[current];
         if (c.claimants == 0) {
           for (std::size_t a = 0; a < rules_.size(); ++a)
             if (node.status[a] == ActionStatus::kUntried) c.order.push_back(a);
           random_shuffle(c.order, rng_);
+          c.stride = std::min(batch_, c.order.size());
         }
-        sim.claim = &c;
-        sim.slot = c.claimants++;
+        for (std::size_t i = c.claimants; i < c.order.size(); i += c.stride)
+          sim.actions.push_back(c.order[i]);
+        ++c.claimants;
+        ++c.in_flight;
+        sim.expands = true;
         break;
       }
       int best = -1;
@@ -300,6 +330,16 @@ class Planner {
       sim.path.push_back(current);
     }
     for (std::size_t index : sim.path) ++nodes_[index].in_flight;
+    const TreeNode& leaf = nodes_[sim.path.back()];
+    sim.leaf_state = leaf.state.get();
+    sim.leaf_cost = leaf.cost;
+    if (options_.policy == RolloutPolicy::kHeavy) {
+      sim.mean_rewards.resize(rules_.size());
+      for (std::size_t a = 0; a < rules_.size(); ++a) {
+        const auto& [sum, count] = action_reward_[a];
+        sim.mean_rewards[a] = count == 0 ? 0.0 : sum / static_cast<double>(count);
+      }
+    }
   }
 
   // The costs of a simulation's states in order (the leaf's, then its expanded child's and each
@@ -377,21 +417,18 @@ class Planner {
         limits_.threads > 1);
   }
 
-  // The parallel phase of one simulation: expansion of its claimed actions at the leaf (the first
-  // that changes the e-graph becomes the child), then a rollout. Reads the tree, writes `sim`.
-  // With several threads, each state's reward extraction runs as a task beside the search for
-  // the next state.
+  // The parallel phase of one simulation: expansion of its share of actions at the leaf (the first
+  // that changes the e-graph becomes the child), then a rollout. Reads `sim` and the leaf's state
+  // (not the tree), writes `sim`. With several threads, each state's reward extraction runs as a
+  // task beside the search for the next state.
   void play(Simulation& sim) {
     RandomEngine rng(sim.seed);
-    const TreeNode& leaf = nodes_[sim.path.back()];
-    const TensorEGraph* from = leaf.state.get();
+    const TensorEGraph* from = sim.leaf_state;
     Pipeline pipeline(*this, limits_.threads > 1);
-    pipeline.known(leaf.cost);
-    if (sim.claim) {
-      std::vector<std::size_t> mine;
-      for (std::size_t i = sim.slot; i < sim.claim->order.size(); i += sim.claim->claimants)
-        mine.push_back(sim.claim->order[i]);
-      FirstChange change = first_change(*leaf.state, mine, sim.memory_allowance);
+    pipeline.known(sim.leaf_cost);
+    if (sim.expands) {
+      const std::vector<std::size_t>& mine = sim.actions;
+      FirstChange change = first_change(*sim.leaf_state, mine, sim.memory_allowance);
       pipeline.add_work(change.cpu_seconds, change.span_cpu_seconds);
       sim.pruned.assign(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(
                                                          std::min(change.position, mine.size())));
@@ -403,7 +440,7 @@ class Planner {
       }
     }
     const bool from_terminal = from->egraph.num_nodes() >= options_.node_limit;
-    if (!from_terminal) rollout(*from, rng, sim.memory_allowance, pipeline);
+    if (!from_terminal) rollout(*from, rng, sim, pipeline);
     pipeline.finish();
     if (sim.child) sim.child_cost = pipeline.cost(1);
     sim.rollout_return = 0;
@@ -420,6 +457,10 @@ class Planner {
   void backup(Simulation& sim) {
     for (std::size_t index : sim.path) --nodes_[index].in_flight;
     const std::size_t leaf = sim.path.back();
+    if (sim.expands) {
+      const auto claim = claims_.find(leaf);
+      if (--claim->second.in_flight == 0) claims_.erase(claim);
+    }
     for (std::size_t action : sim.pruned) nodes_[leaf].status[action] = ActionStatus::kPruned;
     if (sim.child) {
       nodes_.push_back(make_node(static_cast<int>(leaf), sim.child_action, std::move(sim.child),
@@ -444,76 +485,121 @@ class Planner {
     }
   }
 
-  // One wave: simulations are selected in order until `batch` of them have work to play (a
-  // simulation that ends at a terminal node has none and is backed up at once) or `budget` have
-  // started; those are played concurrently and backed up in order. Returns the number started.
-  std::size_t run_wave(std::size_t budget) {
-    std::unordered_map<std::size_t, Claim> claims;
-    std::vector<Simulation> wave;
-    std::size_t started = 0;
-    while (started < budget && wave.size() < batch_) {
+  // A planning step's simulations in flight, oldest first, and its schedules.
+  struct Window {
+    struct Flight {
       Simulation sim;
+      bool done = false;  // played
+    };
+    explicit Window(std::size_t batch) : critical(batch, batch) {
+      for (std::size_t threads : kScheduledThreads) scheduled.emplace_back(batch, threads);
+    }
+    std::mutex mutex;  // with several threads: guards the tree, `flights` and the rest
+    std::deque<std::unique_ptr<Flight>> flights;
+    std::size_t started = 0;
+    WindowSchedule critical;
+    std::vector<WindowSchedule> scheduled;
+  };
+
+  // One planning step's simulations (up to options_.simulations, while time and memory last),
+  // with `batch` in flight: simulation i + batch is selected right after simulation i is backed
+  // up, and backups run in order, so every selection sees the same tree whatever the thread
+  // count and timing. A simulation that ends at a terminal node has nothing to play and is backed
+  // up at once. With several threads the simulations are played as tasks, and the thread that
+  // finishes the oldest one backs it up (and any finished after it, in order) and selects and
+  // starts the next ones at once, under a lock; the calling thread plays simulations too until
+  // all are done. Returns the number started.
+  std::size_t run_simulations(Clock::time_point start) {
+    Window window(batch_);
+    if (limits_.threads <= 1) {
+      fill(window, start, nullptr);
+      while (!window.flights.empty()) {
+        play(window.flights.front()->sim);
+        window.flights.front()->done = true;
+        retire(window, start, nullptr);
+      }
+    } else {
+      arena_.execute([&] {
+        tbb::task_group tasks;
+        {
+          const std::lock_guard lock(window.mutex);
+          fill(window, start, &tasks);
+        }
+        tasks.wait();
+      });
+    }
+    critical_cpu_ += window.critical.length();
+    for (std::size_t i = 0; i < window.scheduled.size(); ++i)
+      scheduled_cpu_[i] += window.scheduled[i].length();
+    return window.started;
+  }
+
+  // Selects simulations until `batch` are in flight or the step's budget, time or memory is
+  // spent; with `tasks`, starts playing each as a task.
+  void fill(Window& window, Clock::time_point start, tbb::task_group* tasks) {
+    while (window.flights.size() < batch_ && window.started < options_.simulations &&
+           elapsed(start) < limits_.seconds && tree_bytes_ < limits_.memory_bytes) {
+      auto flight = std::make_unique<Window::Flight>();
+      Simulation& sim = flight->sim;
       sim.seed = hash_combine(options_.seed, ++simulations_started_);
-      select(sim, claims);
-      ++started;
-      if (!sim.claim && nodes_[sim.path.back()].terminal) {
+      select(sim);
+      ++window.started;
+      if (!sim.expands && nodes_[sim.path.back()].terminal) {
         backup(sim);
         continue;
       }
-      wave.push_back(std::move(sim));
+      // Each simulation holds up to four e-graphs at once besides the tree: its expanded child,
+      // the rollout's state (extracted beside the search for the next), and two candidates for
+      // the next state (tried at once; lookahead: the best so far and the one tried).
+      if (limits_.memory_bytes != std::numeric_limits<std::size_t>::max()) {
+        const std::size_t room =
+            limits_.memory_bytes > tree_bytes_ ? limits_.memory_bytes - tree_bytes_ : 0;
+        sim.memory_allowance = room / (4 * batch_);
+      }
+      Window::Flight* played = flight.get();
+      window.flights.push_back(std::move(flight));
+      if (tasks)
+        tasks->run([this, &window, start, tasks, played] {
+          play(played->sim);
+          const std::lock_guard lock(window.mutex);
+          played->done = true;
+          retire(window, start, tasks);
+        });
     }
-    // Each simulation holds up to four e-graphs at once besides the tree: its expanded child, the
-    // rollout's state (extracted beside the search for the next), and two candidates for the next
-    // state (tried at once; lookahead: the best so far and the one tried).
-    const std::size_t room =
-        limits_.memory_bytes > tree_bytes_ ? limits_.memory_bytes - tree_bytes_ : 0;
-    for (Simulation& sim : wave)
-      sim.memory_allowance = limits_.memory_bytes == std::numeric_limits<std::size_t>::max()
-                                 ? limits_.memory_bytes
-                                 : room / (4 * std::max<std::size_t>(wave.size(), 1));
-    if (limits_.threads <= 1) {
-      for (Simulation& sim : wave) play(sim);
-    } else {  // a wave of one simulation too: its tasks can use the other threads
-      arena_.execute([&] {
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, wave.size(), 1),
-                          [&](const tbb::blocked_range<std::size_t>& range) {
-                            for (std::size_t i = range.begin(); i != range.end(); ++i)
-                              play(wave[i]);
-                          });
-      });
+  }
+
+  // Backs up the played simulations at the front of the window, in order, each followed by the
+  // selections it makes room for.
+  void retire(Window& window, Clock::time_point start, tbb::task_group* tasks) {
+    while (!window.flights.empty() && window.flights.front()->done) {
+      Simulation& oldest = window.flights.front()->sim;
+      simulation_cpu_ += oldest.cpu_seconds;
+      window.critical.add(oldest.span_cpu_seconds);
+      for (WindowSchedule& schedule : window.scheduled) schedule.add(oldest.cpu_seconds);
+      backup(oldest);
+      window.flights.pop_front();
+      fill(window, start, tasks);
     }
-    double longest = 0;
-    for (Simulation& sim : wave) {
-      simulation_cpu_ += sim.cpu_seconds;
-      longest = std::max(longest, sim.span_cpu_seconds);
-      backup(sim);
-    }
-    critical_cpu_ += longest;
-    return started;
   }
 
   // A random-order list of actions for a rollout step, following the policy.
-  std::vector<std::size_t> rollout_candidates(RandomEngine& rng) const {
+  std::vector<std::size_t> rollout_candidates(RandomEngine& rng, const Simulation& sim) const {
     std::vector<std::size_t> order(rules_.size());
     for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
     random_shuffle(order, rng);
     if (options_.policy == RolloutPolicy::kHeavy && random_unit(rng) >= options_.heavy_epsilon) {
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return mean_reward(a) > mean_reward(b);
+        return sim.mean_rewards[a] > sim.mean_rewards[b];
       });
     }
     return order;
   }
 
-  double mean_reward(std::size_t action) const {
-    const auto& [sum, count] = action_reward_[action];
-    return count == 0 ? 0.0 : sum / static_cast<double>(count);
-  }
-
   // A rollout of up to rollout_depth steps from a state: each step's state goes to the pipeline,
   // which extracts its cost (the return is computed from the costs once all are known).
-  void rollout(const TensorEGraph& from, RandomEngine& rng, std::size_t memory_allowance,
+  void rollout(const TensorEGraph& from, RandomEngine& rng, const Simulation& sim,
                Pipeline& pipeline) {
+    const std::size_t memory_allowance = sim.memory_allowance;
     const TensorEGraph* state = &from;
     std::unique_ptr<TensorEGraph> owned;  // the current state unless it is `from`
     for (std::size_t depth = 0; depth < options_.rollout_depth; ++depth) {
@@ -522,7 +608,7 @@ class Planner {
         const double start = thread_cpu_seconds();
         double next_cost = 0;
         std::size_t tried = 0;
-        for (std::size_t action : rollout_candidates(rng)) {
+        for (std::size_t action : rollout_candidates(rng, sim)) {
           if (tried == options_.lookahead_width) break;
           auto candidate = apply(*state, action, memory_allowance);
           if (!candidate) continue;
@@ -538,7 +624,7 @@ class Planner {
         if (!next) break;  // nothing applies any more
         pipeline.known(next_cost);
       } else {
-        FirstChange change = first_change(*state, rollout_candidates(rng), memory_allowance);
+        FirstChange change = first_change(*state, rollout_candidates(rng, sim), memory_allowance);
         pipeline.add_work(change.cpu_seconds, change.span_cpu_seconds);
         next = std::move(change.state);
         if (!next) break;  // nothing applies any more
@@ -615,13 +701,16 @@ class Planner {
   RandomEngine rng_;  // selection's coin flips and expansion orders (main thread only)
   tbb::task_arena arena_;
   std::vector<TreeNode> nodes_;
+  std::unordered_map<std::size_t, Claim> claims_;  // by node, while a claimant is in flight
   std::mutex memo_mutex_;
   std::unordered_map<std::uint64_t, double> memo_;
   std::vector<std::pair<double, std::size_t>> action_reward_;  // heavy policy: per rule
   std::size_t evaluations_ = 0, memo_hits_ = 0, simulations_started_ = 0;
   std::size_t tree_bytes_ = 0;
   std::vector<std::size_t> commits_;  // per rule: how often a planning step committed it
-  double simulation_cpu_ = 0, critical_cpu_ = 0;  // the states' memory, summed over the tree
+  double simulation_cpu_ = 0, critical_cpu_ = 0;
+  std::array<double, kScheduledThreads.size()>
+      scheduled_cpu_{};  // the states' memory, summed over the tree
 };
 
 }  // namespace

@@ -14,27 +14,33 @@
 // extraction.
 //
 // Parallel simulations (`threads`) follow WU-UCT (Liu et al., ICLR'20), the scheme the paper's
-// code descends from, in a synchronous form chosen for determinism: simulations run in waves of
-// `batch` that have work to do (one ending at a terminal node has none and is backed up at once).
-// A wave's selections run one after another on the main thread, each counting the
-// simulations already in flight through a node as visits whose outcome is not yet known (WU-UCT's
-// O_s, so the wave spreads over the tree instead of repeating one path); then expansions and
-// rollouts -- the costly part: rule applications on e-graph snapshots and reward extractions --
-// run concurrently with oneTBB, each simulation with its own random stream derived from the seed
-// and its number; then the wave is backed up in order. Several simulations of a wave may expand
-// the same node: they split its untried actions (claimant j of m tries every m-th one). Within a
-// simulation, two more kinds of task let a thread that finished its own simulation help a longer
-// one: each state's reward extraction runs beside the search for the next state, and candidate
-// rules that match are tried two at a time (search/first_change.hpp; the earliest that changes
-// the state wins, as sequentially). Nothing depends on timing, so a seed gives the same search
-// for every thread count given the same `batch`; `batch` = 1 is the sequential algorithm. Tree parallelism with virtual loss was not
-// chosen: its threads race on the tree, so results would depend on scheduling.
+// code descends from, in a form chosen for determinism: `batch` simulations are in flight, and
+// the tree is read and written by one thread at a time (under a lock), in an order that does not
+// depend on timing. Selections run in order, each counting the simulations in flight through a
+// node as visits whose outcome is not yet known (WU-UCT's O_s, so they spread over the tree
+// instead of repeating one path); expansions and rollouts -- the costly part: rule applications
+// on e-graph snapshots and reward extractions -- run as oneTBB tasks, each simulation with its own
+// random stream derived from the seed and its number; backups run in the order of selection,
+// and simulation i + batch is selected right after simulation i is backed up, by the thread that
+// finished it (a window, not waves: a thread done with a short simulation starts the next one
+// instead of waiting for the wave's longest). A simulation ending at a terminal node has nothing to
+// play and is backed up at once. Simulations in flight may expand the same node: they split the
+// untried actions of its claim (claimant j tries every min(batch, untried)-th one, starting at the
+// j-th). Within a simulation, two more kinds of task let an idle thread help a longer one: each
+// state's reward extraction runs beside the search for the next state, and candidate rules that
+// match are tried two at a time (search/first_change.hpp; the earliest that changes the state wins,
+// as sequentially). Nothing depends on timing, so a seed gives the same search for every thread
+// count given the same `batch`; `batch` = 1 is the sequential algorithm. Tree parallelism with
+// virtual loss was not chosen: its threads race on the tree, so results would depend on
+// scheduling.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/lowering.hpp"
@@ -90,7 +96,7 @@ struct MctsOptions {
   double heavy_epsilon = 0.2;       // heavy policy: chance of a random action
   std::size_t lookahead_width = 5;  // lookahead policy: one-step candidates tried
   std::uint64_t seed = 1;
-  std::size_t batch = 0;      // simulations per wave; 0 = the limits' thread count
+  std::size_t batch = 0;      // simulations in flight; 0 = the limits' thread count
   ProgressCallback progress;  // after each committed step (best cost = the root's reward cost)
   RewardFunction reward;      // empty: max(parent_cost - cost, 0)
   StepHook on_step;           // empty: none
@@ -108,6 +114,9 @@ struct MctsStep {
   std::size_t simulations = 0;  // simulations run in this planning step
 };
 
+// The thread counts for which a search estimates its simulations' time (MctsResult).
+inline constexpr std::array<std::size_t, 3> kScheduledThreads{2, 4, 8};
+
 struct MctsResult {
   tensor::TensorEGraph state;   // the final e-graph (all committed actions applied; see best_state)
   std::size_t state_steps = 0;  // the committed steps applied to `state`
@@ -119,18 +128,25 @@ struct MctsResult {
   std::size_t evaluations = 0;
   std::size_t memo_hits = 0;
   // CPU time (thread time, so other processes do not inflate it) of the whole search on the
-  // calling thread, of all simulations' expansions and rollouts, and of each wave's longest
-  // simulation span (its chain of dependent work, each extraction and the search beside it, and
-  // each pair of candidates tried at once, counted as the longer one), summed over waves. From a
-  // one-thread run, a wave takes at least its span and its work over the threads: cpu / (cpu -
-  // simulation + max(simulation / T, critical)) bounds the speedup on T threads from above.
+  // calling thread, of all simulations' expansions and rollouts, and the critical path of the
+  // simulations with a thread for every task: each simulation takes its span (its chain of
+  // dependent work, each extraction and the search beside it, and each pair of candidates tried
+  // at once, counted as the longer one) and starts once every simulation `batch` or more before
+  // it has finished; summed over planning steps. From a one-thread run: cpu / (cpu - simulation +
+  // max(simulation / T, critical)) bounds the speedup on T threads from above.
   double cpu_seconds = 0, simulation_cpu_seconds = 0, critical_cpu_seconds = 0;
+  // Per thread count T of kScheduledThreads: the simulations' time on T threads estimated from
+  // their CPU times, each simulation on one thread (no help from idle threads, no overhead), in
+  // the window's order (a simulation starts once a thread is free and every simulation `batch`
+  // or more before it has finished); summed over planning steps. From a one-thread run, cpu /
+  // (cpu - simulation + scheduled) estimates the speedup on T threads.
+  std::vector<std::pair<std::size_t, double>> scheduled_cpu_seconds;
   double initial_cost = 0;
 };
 
 // Limits: `seconds` is the whole search's budget; `memory_bytes` bounds the e-graph snapshots the
 // tree holds (simulations stop when they reach it, and the search stops when the tree is still
-// this large after a commit); `threads` run a wave's expansions and rollouts.
+// this large after a commit); `threads` run the expansions and rollouts.
 MctsResult run_mcts(tensor::TensorEGraph initial, const dsl::RuleSet& rules, const StateCost& cost,
                     const MctsOptions& options, const SearchLimits& limits);
 

@@ -61,6 +61,9 @@ nlohmann::json OptimizeReport::to_json() const {
                        {"mean_value", step.mean_value},
                        {"cost_ms", step.cost},
                        {"nodes", step.nodes}});
+    nlohmann::json scheduled = nlohmann::json::object();
+    for (const auto& [threads, seconds] : r.mcts->scheduled_cpu_seconds)
+      scheduled[std::to_string(threads)] = seconds;
     report["mcts"] = {
         {"seed", options.mcts.seed},
         {"simulations", r.mcts->simulations},
@@ -74,6 +77,7 @@ nlohmann::json OptimizeReport::to_json() const {
         {"cpu_seconds", r.mcts->cpu_seconds},
         {"simulation_cpu_seconds", r.mcts->simulation_cpu_seconds},
         {"critical_cpu_seconds", r.mcts->critical_cpu_seconds},
+        {"scheduled_cpu_seconds", scheduled},
         {"steps", steps}};
   }
   if (r.taso)

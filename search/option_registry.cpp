@@ -206,7 +206,7 @@ std::vector<OptionSpec> make_registry() {
       +[](OptimizeOptions& o) -> std::size_t& { return o.mcts.lookahead_width; }, 1, mcts));
   r.push_back(count(
       "mcts.batch", "--batch",
-      "mcts: simulations per parallel wave (0: --threads; results depend on the batch, not on "
+      "mcts: simulations in flight at once (0: --threads; results depend on the batch, not on "
       "the thread count)",
       +[](OptimizeOptions& o) -> std::size_t& { return o.mcts.batch; }, 0, mcts));
   {

@@ -21,8 +21,10 @@ struct Run {
   std::vector<double> costs;
   std::size_t simulations = 0;
   double original_cost = 0, optimized_cost = 0;
-  // CPU time of the simulations and of their spans (not compared: timings)
+  // CPU time of the simulations, of their spans and their estimated time on 2, 4 and 8 threads
+  // (not compared: timings)
   double simulation_seconds = 0, critical_seconds = 0;
+  std::vector<std::pair<std::size_t, double>> scheduled_seconds;
   bool operator==(const Run& other) const {
     return rules == other.rules && costs == other.costs && simulations == other.simulations &&
            original_cost == other.original_cost && optimized_cost == other.optimized_cost;
@@ -52,6 +54,7 @@ Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
   r.optimized_cost = result.optimized_cost;
   r.simulation_seconds = result.mcts->simulation_cpu_seconds;
   r.critical_seconds = result.mcts->critical_cpu_seconds;
+  r.scheduled_seconds = result.mcts->scheduled_cpu_seconds;
   return r;
 }
 
@@ -85,4 +88,24 @@ TEST_CASE(
   const Run sequential = run(rules, 1, 1);
   CHECK(sequential.simulation_seconds > 0);
   CHECK(sequential.critical_seconds < sequential.simulation_seconds);
+}
+
+TEST_CASE("the simulations' estimated time on T threads follows the window of the batch") {
+  const dsl::RuleLibrary library =
+      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleSet rules(dsl::select_rules(library, {}));
+  // One in flight: each simulation waits for the one before, whatever the threads.
+  const Run sequential = run(rules, 1, 1);
+  REQUIRE(sequential.scheduled_seconds.size() == 3);
+  for (const auto& [threads, seconds] : sequential.scheduled_seconds)
+    CHECK(seconds == doctest::Approx(sequential.simulation_seconds));
+  // Four in flight: two threads take at least half the work and at most all of it; eight
+  // threads gain nothing over four.
+  const Run four = run(rules, 1, 4);
+  REQUIRE(four.scheduled_seconds.size() == 3);
+  CHECK(four.scheduled_seconds[0].first == 2);
+  CHECK(four.scheduled_seconds[0].second >= four.simulation_seconds / 2 * 0.999);
+  CHECK(four.scheduled_seconds[0].second <= four.simulation_seconds * 1.001);
+  CHECK(four.scheduled_seconds[1].second <= four.scheduled_seconds[0].second);
+  CHECK(four.scheduled_seconds[2].second == four.scheduled_seconds[1].second);
 }
