@@ -1,13 +1,14 @@
 // Rule synthesis (`mctsat rules synthesize`), the driver: enumerate terms of up to `max_ops`
 // operators bottom-up (term_enumeration.hpp), fingerprint them (term_fingerprint.hpp), propose
-// equalities inside fingerprint buckets (candidate_rules.hpp), then, in order of size (both
+// equalities inside fingerprint buckets (candidate_rules.hpp) and concat rules from pairs of
+// one-operator terms (pair_terms.hpp), then, in order of size (both
 // sides' operators) and in small windows: drop candidates that the rules accepted so far (and the
 // existing rules given) already derive by bounded equality saturation (rule_derivation.hpp),
 // verify the rest in parallel with the verifier (shape soundness with Z3, numeric tests;
 // verifier.hpp) — first without a condition, then under the shape conditions read from the
 // variables' declarations — and accept the verified ones in order unless an earlier acceptance
 // derives them. Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
-// the same way.
+// the same way; a merge that fails refutes (and removes) its concat rule.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread
@@ -34,6 +35,7 @@ struct SynthesisOptions {
   std::size_t max_terms = 1'000'000;  // new terms per size at most (then truncated)
   bool representatives_only = true;   // grow terms from one term per fingerprint (Ruler)
   bool merges = true;                 // two-output merge rules from concat rules (merge_rules.hpp)
+  bool pairs = true;  // also propose concat rules from pairs of graphs (pair_terms.hpp)
   FingerprintOptions fingerprint;
   VerifyOptions verify;  // jobs are taken from fingerprint.jobs
   DerivationLimits derivation;
@@ -63,6 +65,7 @@ struct SynthesisReport {
   std::size_t derivable = 0;   // dropped: derived from accepted or existing rules
   std::size_t verified = 0;    // passed verification (some later found derivable)
   std::size_t cache_hits = 0;
+  std::size_t pair_candidates = 0;  // concat rules proposed from pairs of graphs (pair_terms.hpp)
   double enumerate_seconds = 0, fingerprint_seconds = 0, verify_seconds = 0, derive_seconds = 0,
          seconds = 0;
   std::string text;  // the rule file

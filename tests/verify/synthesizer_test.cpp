@@ -1,7 +1,8 @@
 // Rule synthesis end to end on tiny operator sets: the expected laws come out (commutativity and
 // associativity of ewadd, transpose involution, relu idempotence), every written rule survives a
 // fresh numeric test, and a candidate that fingerprints equal only because the inputs were too
-// few and too narrow is rejected by the verifier with a counterexample.
+// few and too narrow is rejected by the verifier with a counterexample; pairs of graphs give
+// two-output rules (TASO's `(relu ?x), (relu ?y)` merge) beyond the enumerated size.
 #include <doctest/doctest.h>
 
 #include "dsl/lowering.hpp"
@@ -90,6 +91,33 @@ TEST_CASE("a candidate equal on too few, too narrow inputs is rejected with a co
   CHECK(relu_rejected);
   CHECK(square_rejected);
   CHECK(report.rules.empty());
+}
+
+TEST_CASE("pairs of graphs give concat and two-output rules beyond the enumerated size") {
+  // One operator per side: (concat 0 2 (relu ?x) (relu ?y)) has three, so only the pairs of
+  // one-operator graphs propose it, and the merge (relu ?x), (relu ?y) => one relu and a split.
+  const auto vocabulary = make_vocabulary({"relu,concat"}, {"x:n,n", "y:n,n"}, {"n=2,3"});
+  SynthesisOptions options = small_options();
+  options.max_ops = 1;
+  auto has = [](const SynthesisReport& report, const std::string& lhs, const std::string& rhs) {
+    return std::any_of(report.rules.begin(), report.rules.end(),
+                       [&](const WrittenRule& r) { return r.lhs == lhs && r.rhs == rhs; });
+  };
+  const std::string merged =
+      "(split_0 (split 0 (relu (concat 0 2 ?x ?y)))), (split_1 (split 0 (relu (concat 0 2 ?x "
+      "?y))))";
+  const SynthesisReport with_pairs = synthesize(vocabulary, {}, options);
+  INFO(with_pairs.text);
+  CHECK(with_pairs.pair_candidates > 0);
+  CHECK(has(with_pairs, "(concat 0 2 (relu ?x) (relu ?y))", "(relu (concat 0 2 ?x ?y))"));
+  CHECK(has(with_pairs, "(relu ?x), (relu ?y)", merged));
+  CHECK(with_pairs.merges >= 2);  // axes 0 and 1
+  CHECK(load(with_pairs.text).rules.size() >= with_pairs.rules.size());
+
+  options.pairs = false;
+  const SynthesisReport without = synthesize(vocabulary, {}, options);
+  CHECK(without.pair_candidates == 0);
+  CHECK_FALSE(has(without, "(relu ?x), (relu ?y)", merged));
 }
 
 TEST_CASE("synthesis vocabularies reject bad specifications with a message") {
