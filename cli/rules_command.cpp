@@ -195,6 +195,8 @@ void add_synthesize(CLI::App& rules) {
                     "Grow terms from every term, not one per fingerprint");
   command->add_flag("--no-merges", o->no_merges,
                     "Write no two-output merge rules (read off concat rules)");
+  command->add_flag("--minimize-conditions", o->synthesis.minimize_conditions,
+                    "Drop the atoms of inferred where conditions that a rule verifies without");
   command->add_flag("--no-pairs", o->no_pairs,
                     "Propose no concat rules from pairs of one-operator graphs");
   command->add_option("--cache", o->cache, "Fingerprint cache file (reused by a larger run)");
@@ -222,6 +224,7 @@ void add_synthesize(CLI::App& rules) {
                             {"verified", report.verified},
                             {"cache_hits", report.cache_hits},
                             {"pair_candidates", report.pair_candidates},
+                            {"dropped_atoms", report.dropped_atoms},
                             {"rejected", nlohmann::json::array()},
                             {"stages", nlohmann::json::array()},
                             {"seconds",

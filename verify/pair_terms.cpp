@@ -11,6 +11,17 @@ std::vector<std::size_t> choices_of(const SynthesisVocabulary& vocabulary, tenso
   return out;
 }
 
+// Whether two variable terms have the same shape in every shape instance.
+bool shapes_agree(const TermPool& pool, TermId x, TermId y) {
+  const GraphTerm& a = pool.term(x);
+  const GraphTerm& b = pool.term(y);
+  if (a.choice != GraphTerm::kVariable || b.choice != GraphTerm::kVariable) return false;
+  const SynthesisVocabulary& vocabulary = pool.vocabulary();
+  for (std::size_t i = 0; i < vocabulary.instances.size(); ++i)
+    if (vocabulary.shape(a.variable, i) != vocabulary.shape(b.variable, i)) return false;
+  return true;
+}
+
 }  // namespace
 
 std::vector<TermPair> pair_terms(TermPool& pool, const std::vector<TermId>& singles) {
@@ -43,9 +54,11 @@ std::vector<TermId> joined_terms(TermPool& pool, const TermPair& pair) {
       options[i] = {x};
       continue;
     }
+    // Enlarging a kernel to one of its own size changes nothing: only for sizes that differ.
+    const bool same_shapes = shapes_agree(pool, x, y);
     for (std::size_t c : concats) {
       options[i].push_back(pool.apply(c, {x, y}));
-      for (std::size_t e : enlarges) {
+      for (std::size_t e : same_shapes ? std::vector<std::size_t>{} : enlarges) {
         options[i].push_back(pool.apply(c, {pool.apply(e, {x, y}), y}));
         options[i].push_back(pool.apply(c, {x, pool.apply(e, {y, x})}));
       }

@@ -5,7 +5,8 @@
 //   - the joined terms computing both at once: the same choice applied to arguments that are A's
 //     where A's and B's are the same term and otherwise concatenated, on any concat choice's
 //     axis; with enlarge in the vocabulary, also with either argument first enlarged to the
-//     other's size (two convolutions with kernels of different sizes).
+//     other's size (two convolutions with kernels of different sizes), unless the two are
+//     variables of the same shape in every instance.
 // The synthesizer fingerprints them with the enumerated terms: a pair term and a joined term in
 // one bucket are a candidate concat rule, verified like any other, and merge_rules.hpp reads the
 // two-output rule off it.

@@ -73,6 +73,31 @@ std::vector<Verified> verify_rules(const std::vector<WrittenRule>& rules,
   return out;
 }
 
+// Verifies rules as verify_rules does, each together with the merge rule read off it (if any,
+// merge_rules.hpp): the merge follows from the rule and the laws of split, so a counterexample
+// to the merge refutes the rule (the two tests sample different shapes).
+std::vector<Verified> verify_with_merges(const std::vector<WrittenRule>& rules,
+                                         const VerifyOptions& options) {
+  std::vector<WrittenRule> all = rules;
+  std::vector<std::size_t> merge_of;  // index into `rules`
+  for (std::size_t k = 0; k < rules.size(); ++k)
+    for (auto& merge : merge_candidates({rules[k]})) {
+      all.push_back(std::move(merge));
+      merge_of.push_back(k);
+    }
+  auto results = verify_rules(all, options);
+  for (std::size_t m = 0; m < merge_of.size(); ++m) {
+    Verified& rule = results[merge_of[m]];
+    const Verified& merge = results[rules.size() + m];
+    if (rule.pass && !merge.pass) {
+      rule.pass = false;
+      rule.reason = "its merge rule failed verification: " + merge.reason;
+    }
+  }
+  results.resize(rules.size());
+  return results;
+}
+
 // The rules of `rule` read both ways where it is `<=>`, checked.
 std::vector<dsl::CheckedRule> checked(const WrittenRule& rule) {
   dsl::Diagnostics diagnostics;
@@ -129,6 +154,35 @@ std::vector<ProposedPair> pair_candidates(TermPool& pool, const Fingerprinter& f
 }
 
 }  // namespace
+
+std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
+                                           const VerifyOptions& options) {
+  auto without = [&](const std::vector<std::size_t>& drop, std::string name) {
+    WrittenRule r = rule;
+    r.name = std::move(name);
+    std::vector<std::string> kept;
+    for (std::size_t a = 0; a < atoms.size(); ++a)
+      if (std::find(drop.begin(), drop.end(), a) == drop.end()) kept.push_back(atoms[a]);
+    r.condition = fmt::format("{}", fmt::join(kept, " and "));
+    return std::make_pair(r, kept);
+  };
+  while (atoms.size() > 1) {
+    std::vector<WrittenRule> tries;
+    for (std::size_t a = 0; a < atoms.size(); ++a)
+      tries.push_back(without({a}, fmt::format("m{}", a)).first);
+    const auto results = verify_rules(tries, options);
+    std::vector<std::size_t> droppable;
+    for (std::size_t a = 0; a < atoms.size(); ++a)
+      if (results[a].pass) droppable.push_back(a);
+    if (droppable.empty()) break;
+    if (droppable.size() > 1) {
+      auto [together, kept] = without(droppable, "m");
+      if (verify_rules({together}, options)[0].pass) return kept;
+    }
+    atoms = without({droppable.front()}, "m").second;
+  }
+  return atoms;
+}
 
 SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                            const std::vector<dsl::CheckedRule>& existing,
@@ -256,9 +310,10 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     t0 = Clock::now();
     std::vector<WrittenRule> plain;
     for (std::size_t i : open) plain.push_back(written(candidates[i], fmt::format("c{}", i), ""));
-    const auto first = verify_rules(plain, verify_options);
+    const auto first = verify_with_merges(plain, verify_options);
     std::vector<WrittenRule> conditioned;
     std::vector<std::size_t> conditioned_of;  // index into `open`, up to three variants each
+    std::vector<std::vector<std::string>> conditioned_atoms;
     for (std::size_t k = 0; k < open.size(); ++k) {
       if (first[k].pass) continue;
       const ShapeConditions conditions = shape_conditions(candidates[open[k]], vocabulary);
@@ -274,9 +329,10 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                                       fmt::format("c{}-{}", open[k], conditioned.size()),
                                       fmt::format("{}", fmt::join(*atoms, " and "))));
         conditioned_of.push_back(k);
+        conditioned_atoms.push_back(*atoms);
       }
     }
-    const auto second = verify_rules(conditioned, verify_options);
+    const auto second = verify_with_merges(conditioned, verify_options);
     report.verify_seconds += since(t0);
 
     // Accept in order, unless derivable from what was accepted before.
@@ -285,10 +341,12 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       const CandidateRule& c = candidates[open[k]];
       const Verified* chosen = first[k].pass ? &first[k] : nullptr;
       const WrittenRule* chosen_rule = chosen ? &plain[k] : nullptr;
+      const std::vector<std::string>* chosen_atoms = nullptr;
       for (std::size_t j = 0; j < conditioned.size() && !chosen; ++j)
         if (conditioned_of[j] == k && second[j].pass) {
           chosen = &second[j];
           chosen_rule = &conditioned[j];
+          chosen_atoms = &conditioned_atoms[j];
         }
       if (!chosen) {
         report.rejected.push_back({c.lhs_text + " => " + c.rhs_text, first[k].reason});
@@ -300,6 +358,16 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
         continue;
       }
       WrittenRule rule = *chosen_rule;
+      std::size_t dropped = 0;
+      if (chosen_atoms && options.minimize_conditions) {
+        const auto t1 = Clock::now();
+        const auto atoms = minimal_condition(rule, *chosen_atoms, verify_options);
+        report.verify_seconds += since(t1);
+        t0 += Clock::now() - t1;  // not derivation time
+        dropped = chosen_atoms->size() - atoms.size();
+        rule.condition = fmt::format("{}", fmt::join(atoms, " and "));
+        report.dropped_atoms += dropped;
+      }
       rule.name = fmt::format("{}-{:03}", options.ruleset, report.rules.size() + 1);
       std::set<std::string> ops;
       collect_ops(pool, c.lhs, ops);
@@ -311,9 +379,14 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       rule.comments.push_back(fmt::format(
           "verified: shapes {}, numeric {} ({})", verdict_name(chosen->report.shape.verdict),
           verdict_name(chosen->report.numeric.verdict), chosen->report.numeric.detail));
-      if (!rule.condition.empty())
-        rule.comments.push_back("condition from the declared shapes; without it: " +
-                                first[k].reason);
+      if (chosen_atoms)
+        rule.comments.push_back(
+            fmt::format("condition from the declared shapes{}; without it: {}",
+                        dropped > 0 ? fmt::format(" ({} of {} atoms dropped: it verifies without "
+                                                  "them)",
+                                                  dropped, chosen_atoms->size())
+                                    : "",
+                        first[k].reason));
       for (auto& r : checked(rule)) known.push_back(std::move(r));
       rule_set = std::make_unique<dsl::RuleSet>(known);
       report.rules.push_back(std::move(rule));

@@ -35,6 +35,7 @@ struct SynthesisOptions {
   std::size_t max_terms = 1'000'000;  // new terms per size at most (then truncated)
   bool representatives_only = true;   // grow terms from one term per fingerprint (Ruler)
   bool merges = true;                 // two-output merge rules from concat rules (merge_rules.hpp)
+  bool minimize_conditions = false;   // drop the atoms of a `where` a rule verifies without
   bool pairs = true;  // also propose concat rules from pairs of graphs (pair_terms.hpp)
   FingerprintOptions fingerprint;
   VerifyOptions verify;  // jobs are taken from fingerprint.jobs
@@ -65,11 +66,18 @@ struct SynthesisReport {
   std::size_t derivable = 0;   // dropped: derived from accepted or existing rules
   std::size_t verified = 0;    // passed verification (some later found derivable)
   std::size_t cache_hits = 0;
+  std::size_t dropped_atoms = 0;    // condition atoms dropped by minimize_conditions
   std::size_t pair_candidates = 0;  // concat rules proposed from pairs of graphs (pair_terms.hpp)
   double enumerate_seconds = 0, fingerprint_seconds = 0, verify_seconds = 0, derive_seconds = 0,
          seconds = 0;
   std::string text;  // the rule file
 };
+
+// The atoms of `atoms` (the condition of `rule`, which verifies under it) that the rule needs:
+// each atom is tried without (in parallel, with the verifier); all that may go at once go
+// together if the rule still verifies, else the first, and the rest are tried again.
+std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
+                                           const VerifyOptions& options);
 
 // `existing`: rules whose consequences are not proposed (may be empty).
 SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,

@@ -2,7 +2,8 @@
 // associativity of ewadd, transpose involution, relu idempotence), every written rule survives a
 // fresh numeric test, and a candidate that fingerprints equal only because the inputs were too
 // few and too narrow is rejected by the verifier with a counterexample; pairs of graphs give
-// two-output rules (TASO's `(relu ?x), (relu ?y)` merge) beyond the enumerated size.
+// two-output rules (TASO's `(relu ?x), (relu ?y)` merge) beyond the enumerated size; condition
+// minimisation keeps the atoms a rule needs.
 #include <doctest/doctest.h>
 
 #include "dsl/lowering.hpp"
@@ -118,6 +119,22 @@ TEST_CASE("pairs of graphs give concat and two-output rules beyond the enumerate
   const SynthesisReport without = synthesize(vocabulary, {}, options);
   CHECK(without.pair_candidates == 0);
   CHECK_FALSE(has(without, "(relu ?x), (relu ?y)", merged));
+}
+
+TEST_CASE("minimising a condition keeps only the atoms the rule needs") {
+  // VALID and SAME padding agree for 1x1 kernels: of the conditions read from declared shapes
+  // x:b,c,h,h y:c,c,1,1 only the kernel's size matters.
+  WrittenRule rule;
+  rule.name = "valid-same";
+  rule.lhs = "(conv2d 1 1 1 0 ?x ?y)";
+  rule.rhs = "(conv2d 1 1 0 0 ?x ?y)";
+  const std::vector<std::string> atoms = {"dim(?x, 2) == dim(?x, 3)", "dim(?x, 1) == dim(?y, 0)",
+                                          "dim(?x, 1) == dim(?y, 1)", "dim(?y, 2) == 1",
+                                          "dim(?y, 3) == 1"};
+  VerifyOptions options;
+  options.jobs = 2;
+  const auto kept = minimal_condition(rule, atoms, options);
+  CHECK(kept == std::vector<std::string>{"dim(?y, 2) == 1", "dim(?y, 3) == 1"});
 }
 
 TEST_CASE("synthesis vocabularies reject bad specifications with a message") {
