@@ -170,14 +170,14 @@ std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<
     std::vector<WrittenRule> tries;
     for (std::size_t a = 0; a < atoms.size(); ++a)
       tries.push_back(without({a}, fmt::format("m{}", a)).first);
-    const auto results = verify_rules(tries, options);
+    const auto results = verify_with_merges(tries, options);
     std::vector<std::size_t> droppable;
     for (std::size_t a = 0; a < atoms.size(); ++a)
       if (results[a].pass) droppable.push_back(a);
     if (droppable.empty()) break;
     if (droppable.size() > 1) {
       auto [together, kept] = without(droppable, "m");
-      if (verify_rules({together}, options)[0].pass) return kept;
+      if (verify_with_merges({together}, options)[0].pass) return kept;
     }
     atoms = without({droppable.front()}, "m").second;
   }

@@ -74,7 +74,8 @@ struct SynthesisReport {
 };
 
 // The atoms of `atoms` (the condition of `rule`, which verifies under it) that the rule needs:
-// each atom is tried without (in parallel, with the verifier); all that may go at once go
+// each atom is tried without (in parallel, with the verifier, together with the merge rule read
+// off the rule if any); all that may go at once go
 // together if the rule still verifies, else the first, and the rest are tried again.
 std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
                                            const VerifyOptions& options);
