@@ -195,6 +195,10 @@ void add_synthesize(CLI::App& rules) {
                     "Grow terms from every term, not one per fingerprint");
   command->add_flag("--no-merges", o->no_merges,
                     "Write no two-output merge rules (read off concat rules)");
+  command
+      ->add_option("--final-samples", o->synthesis.final_samples,
+                   "Test the written rules again with this many samples, dropping failures (0: no)")
+      ->capture_default_str();
   command->add_flag("--minimize-conditions", o->synthesis.minimize_conditions,
                     "Drop the atoms of inferred where conditions that a rule verifies without");
   command->add_flag("--no-pairs", o->no_pairs,

@@ -8,7 +8,8 @@
 // verifier.hpp) — first without a condition, then under the shape conditions read from the
 // variables' declarations — and accept the verified ones in order unless an earlier acceptance
 // derives them. Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
-// the same way; a merge that fails refutes (and removes) its concat rule.
+// the same way; a merge that fails refutes (and removes) its concat rule. Optionally, a final
+// numeric test with more samples drops what it refutes.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread
@@ -35,6 +36,8 @@ struct SynthesisOptions {
   std::size_t max_terms = 1'000'000;  // new terms per size at most (then truncated)
   bool representatives_only = true;   // grow terms from one term per fingerprint (Ruler)
   bool merges = true;                 // two-output merge rules from concat rules (merge_rules.hpp)
+  std::size_t final_samples = 0;      // > 0: written rules are tested again with this many
+                                      // numeric samples (another seed); failures are dropped
   bool minimize_conditions = false;   // drop the atoms of a `where` a rule verifies without
   bool pairs = true;  // also propose concat rules from pairs of graphs (pair_terms.hpp)
   FingerprintOptions fingerprint;

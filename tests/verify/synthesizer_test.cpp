@@ -121,6 +121,19 @@ TEST_CASE("pairs of graphs give concat and two-output rules beyond the enumerate
   CHECK_FALSE(has(without, "(relu ?x), (relu ?y)", merged));
 }
 
+TEST_CASE("the final test with more samples keeps sound rules and says so in the header") {
+  const auto vocabulary = make_vocabulary({"ewadd"}, {"x:n", "y:n"}, {"n=2,3"});
+  SynthesisOptions options = small_options();
+  const SynthesisReport plain = synthesize(vocabulary, {}, options);
+  options.final_samples = 6;
+  const SynthesisReport strict = synthesize(vocabulary, {}, options);
+  REQUIRE(!plain.rules.empty());
+  CHECK(strict.rules.size() == plain.rules.size());
+  CHECK(strict.rejected.size() == plain.rejected.size());
+  CHECK(strict.text.find("then 6 more") != std::string::npos);
+  CHECK(plain.text.find("then 6 more") == std::string::npos);
+}
+
 TEST_CASE("minimising a condition keeps only the atoms the rule needs") {
   // VALID and SAME padding agree for 1x1 kernels: of the conditions read from declared shapes
   // x:b,c,h,h y:c,c,1,1 only the kernel's size matters.
