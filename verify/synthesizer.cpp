@@ -398,6 +398,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     begin = end;
   }
 
+  std::map<std::string, std::string> merge_source;  // merge rule -> the concat rule it comes from
   if (options.merges) {
     const auto t0 = Clock::now();
     const std::vector<WrittenRule> merges = merge_candidates(report.rules);
@@ -430,6 +431,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       if (std::find(rule.tags.begin(), rule.tags.end(), "split") == rule.tags.end())
         rule.tags.push_back("split");
       rule.comments.push_back(fmt::format("merge of the two concatenated graphs of {}", source));
+      merge_source[rule.name] = source;
       rule.comments.push_back(fmt::format(
           "verified: shapes {}, numeric {} ({})", verdict_name(results[k].report.shape.verdict),
           verdict_name(results[k].report.numeric.verdict), results[k].report.numeric.detail));
@@ -456,6 +458,13 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                                                options.final_samples, results[k].reason)});
       failed.insert(r.name);
     }
+    // A merge rule and its concat rule say the same (up to the laws of split): a counterexample
+    // to one refutes the other.
+    for (const auto& [merge, source] : merge_source)
+      if (failed.count(merge) || failed.count(source)) {
+        failed.insert(merge);
+        failed.insert(source);
+      }
     std::erase_if(report.rules, [&](const WrittenRule& r) { return failed.count(r.name) > 0; });
     report.merges = static_cast<std::size_t>(std::count_if(
         report.rules.begin(), report.rules.end(),
