@@ -151,7 +151,7 @@ void add_synthesize(CLI::App& rules) {
     std::vector<std::string> ops, shapes = {"x:n,n", "y:n,n", "z:n,n"}, dims = {"n=2,3"}, existing;
     std::string output, cache;
     verify::SynthesisOptions synthesis;
-    bool all_terms = false, no_merges = false, json = false;
+    bool all_terms = false, no_merges = false, no_pairs = false, json = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* command = rules.add_subcommand(
@@ -195,6 +195,14 @@ void add_synthesize(CLI::App& rules) {
                     "Grow terms from every term, not one per fingerprint");
   command->add_flag("--no-merges", o->no_merges,
                     "Write no two-output merge rules (read off concat rules)");
+  command
+      ->add_option("--final-samples", o->synthesis.final_samples,
+                   "Test the written rules again with this many samples, dropping failures (0: no)")
+      ->capture_default_str();
+  command->add_flag("--minimize-conditions", o->synthesis.minimize_conditions,
+                    "Drop the atoms of inferred where conditions that a rule verifies without");
+  command->add_flag("--no-pairs", o->no_pairs,
+                    "Propose no concat rules from pairs of one-operator graphs");
   command->add_option("--cache", o->cache, "Fingerprint cache file (reused by a larger run)");
   command->add_option("-j,--jobs", o->synthesis.fingerprint.jobs, "Threads (0: every core)")
       ->capture_default_str();
@@ -206,6 +214,7 @@ void add_synthesize(CLI::App& rules) {
     verify::SynthesisOptions options = o->synthesis;
     options.representatives_only = !o->all_terms;
     options.merges = !o->no_merges;
+    options.pairs = !o->no_pairs;
     if (!o->cache.empty()) options.cache_path = o->cache;
     if (!o->json) options.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     const verify::SynthesisReport report = verify::synthesize(vocabulary, existing, options);
@@ -218,6 +227,8 @@ void add_synthesize(CLI::App& rules) {
                             {"derivable", report.derivable},
                             {"verified", report.verified},
                             {"cache_hits", report.cache_hits},
+                            {"pair_candidates", report.pair_candidates},
+                            {"dropped_atoms", report.dropped_atoms},
                             {"rejected", nlohmann::json::array()},
                             {"stages", nlohmann::json::array()},
                             {"seconds",

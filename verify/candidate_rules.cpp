@@ -38,7 +38,8 @@ bool contains(std::uint64_t all, std::uint64_t part) {
 }  // namespace
 
 std::vector<CandidateRule> propose_candidates(const TermPool& pool, const std::vector<TermId>& ids,
-                                              const std::vector<Fingerprint>& fingerprints) {
+                                              const std::vector<Fingerprint>& fingerprints,
+                                              const std::vector<ProposedPair>& pairs) {
   struct Member {
     std::size_t ops;
     std::string text;
@@ -56,6 +57,39 @@ std::vector<CandidateRule> propose_candidates(const TermPool& pool, const std::v
   const SynthesisVocabulary& vocabulary = pool.vocabulary();
   std::vector<CandidateRule> out;
   std::set<std::string> seen;
+  // The candidate lhs => rhs (rhs's variables among lhs's), unless proposed before.
+  auto propose = [&](TermId lhs_id, TermId rhs_id, const Fingerprint& fingerprint) {
+    const GraphTerm& lhs = pool.term(lhs_id);
+    const GraphTerm& rhs = pool.term(rhs_id);
+    CandidateRule c;
+    c.lhs = lhs_id;
+    c.rhs = rhs_id;
+    // Read right to left, a rule whose right-hand side is part of its left-hand side would
+    // wrap a term in itself (an e-class holding a cycle): those stay one-way.
+    c.bidirectional = lhs.variables == rhs.variables && rhs.choice != GraphTerm::kVariable &&
+                      !std::binary_search(lhs.operators.begin(), lhs.operators.end(), rhs_id);
+    c.fingerprint = fingerprint;
+    c.lhs_ops = lhs.ops();
+    c.rhs_ops = rhs.ops();
+    c.variables.assign(vocabulary.variables.size(), "");
+    std::size_t next = 0;
+    dsl::Term l = pool.dsl_term(c.lhs), rt = pool.dsl_term(c.rhs);
+    rename(l, vocabulary, c.variables, next);
+    rename(rt, vocabulary, c.variables, next);
+    c.lhs_text = dsl::format_term(l);
+    c.rhs_text = dsl::format_term(rt);
+    if (!seen.insert(c.lhs_text + " => " + c.rhs_text).second) return;
+    if (c.bidirectional) {
+      // The same rule read right to left, renamed from its own first occurrences.
+      std::vector<std::string> names(vocabulary.variables.size());
+      std::size_t n = 0;
+      dsl::Term l2 = pool.dsl_term(c.rhs), r2 = pool.dsl_term(c.lhs);
+      rename(l2, vocabulary, names, n);
+      rename(r2, vocabulary, names, n);
+      seen.insert(dsl::format_term(l2) + " => " + dsl::format_term(r2));
+    }
+    out.push_back(std::move(c));
+  };
   for (auto& [key, members] : buckets) {
     if (members.size() < 2) continue;
     std::sort(members.begin(), members.end());
@@ -63,39 +97,12 @@ std::vector<CandidateRule> propose_candidates(const TermPool& pool, const std::v
       const GraphTerm& lhs = pool.term(members[m].id);
       std::size_t r = 0;
       while (r < m && !contains(lhs.variables, pool.term(members[r].id).variables)) ++r;
-      if (r == m) continue;
-      const GraphTerm& rhs = pool.term(members[r].id);
-      CandidateRule c;
-      c.lhs = members[m].id;
-      c.rhs = members[r].id;
-      // Read right to left, a rule whose right-hand side is part of its left-hand side would
-      // wrap a term in itself (an e-class holding a cycle): those stay one-way.
-      c.bidirectional =
-          lhs.variables == rhs.variables && rhs.choice != GraphTerm::kVariable &&
-          !std::binary_search(lhs.operators.begin(), lhs.operators.end(), members[r].id);
-      c.fingerprint = {key.first, key.second};
-      c.lhs_ops = lhs.ops();
-      c.rhs_ops = rhs.ops();
-      c.variables.assign(vocabulary.variables.size(), "");
-      std::size_t next = 0;
-      dsl::Term l = pool.dsl_term(c.lhs), rt = pool.dsl_term(c.rhs);
-      rename(l, vocabulary, c.variables, next);
-      rename(rt, vocabulary, c.variables, next);
-      c.lhs_text = dsl::format_term(l);
-      c.rhs_text = dsl::format_term(rt);
-      if (!seen.insert(c.lhs_text + " => " + c.rhs_text).second) continue;
-      if (c.bidirectional) {
-        // The same rule read right to left, renamed from its own first occurrences.
-        std::vector<std::string> names(vocabulary.variables.size());
-        std::size_t n = 0;
-        dsl::Term l2 = pool.dsl_term(c.rhs), r2 = pool.dsl_term(c.lhs);
-        rename(l2, vocabulary, names, n);
-        rename(r2, vocabulary, names, n);
-        seen.insert(dsl::format_term(l2) + " => " + dsl::format_term(r2));
-      }
-      out.push_back(std::move(c));
+      if (r < m) propose(members[m].id, members[r].id, {key.first, key.second});
     }
   }
+  for (const auto& pair : pairs)
+    if (contains(pool.term(pair.lhs).variables, pool.term(pair.rhs).variables))
+      propose(pair.lhs, pair.rhs, pair.fingerprint);
   // By size; then more variables first (a more general rule tends to derive the special ones).
   auto key = [](const CandidateRule& c) {
     const auto used = std::count_if(c.variables.begin(), c.variables.end(),

@@ -32,11 +32,19 @@ struct CandidateRule {
   std::size_t size() const { return lhs_ops + rhs_ops; }
 };
 
+// Two terms already known to agree (equal fingerprints): proposed as they are, lhs => rhs.
+struct ProposedPair {
+  TermId lhs = 0, rhs = 0;
+  Fingerprint fingerprint;
+};
+
 // Candidates from the fingerprinted terms `ids` (index for index with `fingerprints`; ill-formed
-// terms are skipped), ordered by size (both sides' operators), then by more variables first,
-// then text: a deterministic order.
+// terms are skipped) and from `pairs` (unless the same candidate came from a bucket, or rhs uses
+// a variable lhs does not), ordered by size (both sides' operators), then by more variables
+// first, then text: a deterministic order.
 std::vector<CandidateRule> propose_candidates(const TermPool& pool, const std::vector<TermId>& ids,
-                                              const std::vector<Fingerprint>& fingerprints);
+                                              const std::vector<Fingerprint>& fingerprints,
+                                              const std::vector<ProposedPair>& pairs = {});
 
 struct ShapeConditions {
   std::vector<std::string> same_shapes;  // same_shape(?x, ?y) atoms

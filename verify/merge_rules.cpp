@@ -29,8 +29,19 @@ bool is_concat(const dsl::Term& t) {
   return t.kind == dsl::Term::Kind::kApply && t.name == "concat";
 }
 
+// Whether two operator terms apply the same operator with the same attributes.
+bool same_operator(const dsl::Term& a, const dsl::Term& b) {
+  if (a.name != b.name || a.args.size() != b.args.size()) return false;
+  for (std::size_t i = 0; i < a.args.size(); ++i) {
+    const bool attribute_a =
+        a.args[i].kind != dsl::Term::Kind::kApply && a.args[i].kind != dsl::Term::Kind::kVar;
+    if (attribute_a && dsl::format_term(a.args[i]) != dsl::format_term(b.args[i])) return false;
+  }
+  return true;
+}
+
 // "A, B => split..." when `pair` is (concat axis n A B) over operator terms sharing a variable
-// and `whole` is not a concat.
+// or applying the same operator, and `whole` is not a concat.
 std::optional<WrittenRule> merge_of(const dsl::Term& pair, const dsl::Term& whole,
                                     const std::string& name) {
   if (!is_concat(pair) || is_concat(whole) || pair.args.size() != 4) return std::nullopt;
@@ -47,7 +58,7 @@ std::optional<WrittenRule> merge_of(const dsl::Term& pair, const dsl::Term& whol
   for (const auto& v : in_a) shared |= in_b.count(v) > 0;
   std::set<std::string> in_pair = in_a;
   in_pair.insert(in_b.begin(), in_b.end());
-  if (!shared || in_pair != in_whole) return std::nullopt;
+  if (!(shared || same_operator(a, b)) || in_pair != in_whole) return std::nullopt;
   WrittenRule rule;
   rule.name = name;
   rule.lhs = fmt::format("{}, {}", dsl::format_term(a), dsl::format_term(b));

@@ -1,7 +1,8 @@
 // Two-output merge rules (TASO's kind: two operators reading one input become one operator on
 // concatenated operands, whose result is split) from single-output rules already synthesized:
-// a verified equality (concat axis n A B) == T, where A and B are different operator terms sharing
-// a variable and T is not itself a concat, says that the pair of graphs A, B can be computed as T
+// a verified equality (concat axis n A B) == T, where A and B are different operator terms that
+// share a variable or apply the same operator (with the same attributes) and T is not itself a
+// concat, says that the pair of graphs A, B can be computed as T
 // and split along the axis. It becomes the multi-pattern rule
 //
 //   A, B => (split_0 (split axis T)), (split_1 (split axis T))

@@ -16,6 +16,7 @@
 #include "support/error.hpp"
 #include "verify/candidate_rules.hpp"
 #include "verify/merge_rules.hpp"
+#include "verify/pair_terms.hpp"
 #include "verify/term_enumeration.hpp"
 
 namespace mctsat::verify {
@@ -72,6 +73,31 @@ std::vector<Verified> verify_rules(const std::vector<WrittenRule>& rules,
   return out;
 }
 
+// Verifies rules as verify_rules does, each together with the merge rule read off it (if any,
+// merge_rules.hpp): the merge follows from the rule and the laws of split, so a counterexample
+// to the merge refutes the rule (the two tests sample different shapes).
+std::vector<Verified> verify_with_merges(const std::vector<WrittenRule>& rules,
+                                         const VerifyOptions& options) {
+  std::vector<WrittenRule> all = rules;
+  std::vector<std::size_t> merge_of;  // index into `rules`
+  for (std::size_t k = 0; k < rules.size(); ++k)
+    for (auto& merge : merge_candidates({rules[k]})) {
+      all.push_back(std::move(merge));
+      merge_of.push_back(k);
+    }
+  auto results = verify_rules(all, options);
+  for (std::size_t m = 0; m < merge_of.size(); ++m) {
+    Verified& rule = results[merge_of[m]];
+    const Verified& merge = results[rules.size() + m];
+    if (rule.pass && !merge.pass) {
+      rule.pass = false;
+      rule.reason = "its merge rule failed verification: " + merge.reason;
+    }
+  }
+  results.resize(rules.size());
+  return results;
+}
+
 // The rules of `rule` read both ways where it is `<=>`, checked.
 std::vector<dsl::CheckedRule> checked(const WrittenRule& rule) {
   dsl::Diagnostics diagnostics;
@@ -100,7 +126,63 @@ std::string vocabulary_text(const SynthesisVocabulary& v) {
                      fmt::join(vars, " "), fmt::join(instances, " | "));
 }
 
+// The candidates from pairs of one-operator graphs of one operator choice (pair_terms.hpp):
+// every pair term (concat axis A B) with every joined term that fingerprints equal to it.
+std::vector<ProposedPair> pair_candidates(TermPool& pool, const Fingerprinter& fingerprinter,
+                                          const std::vector<TermId>& singles,
+                                          FingerprintCache* cache) {
+  const std::vector<TermPair> pairs = pair_terms(pool, singles);
+  std::vector<TermId> concats;
+  for (const auto& pair : pairs)
+    concats.insert(concats.end(), pair.concats.begin(), pair.concats.end());
+  const auto concat_prints = fingerprinter.fingerprint(concats, cache);
+  std::vector<ProposedPair> out;
+  std::size_t next = 0;
+  for (const auto& pair : pairs) {
+    std::vector<std::size_t> valid;  // indices into concats
+    for (std::size_t k = 0; k < pair.concats.size(); ++k, ++next)
+      if (concat_prints[next].valid()) valid.push_back(next);
+    if (valid.empty()) continue;
+    const std::vector<TermId> joined = joined_terms(pool, pair);
+    const auto joined_prints = fingerprinter.fingerprint(joined, cache);
+    for (std::size_t k : valid)
+      for (std::size_t j = 0; j < joined.size(); ++j)
+        if (joined_prints[j] == concat_prints[k])
+          out.push_back({concats[k], joined[j], concat_prints[k]});
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
+                                           const VerifyOptions& options) {
+  auto without = [&](const std::vector<std::size_t>& drop, std::string name) {
+    WrittenRule r = rule;
+    r.name = std::move(name);
+    std::vector<std::string> kept;
+    for (std::size_t a = 0; a < atoms.size(); ++a)
+      if (std::find(drop.begin(), drop.end(), a) == drop.end()) kept.push_back(atoms[a]);
+    r.condition = fmt::format("{}", fmt::join(kept, " and "));
+    return std::make_pair(r, kept);
+  };
+  while (atoms.size() > 1) {
+    std::vector<WrittenRule> tries;
+    for (std::size_t a = 0; a < atoms.size(); ++a)
+      tries.push_back(without({a}, fmt::format("m{}", a)).first);
+    const auto results = verify_with_merges(tries, options);
+    std::vector<std::size_t> droppable;
+    for (std::size_t a = 0; a < atoms.size(); ++a)
+      if (results[a].pass) droppable.push_back(a);
+    if (droppable.empty()) break;
+    if (droppable.size() > 1) {
+      auto [together, kept] = without(droppable, "m");
+      if (verify_with_merges({together}, options)[0].pass) return kept;
+    }
+    atoms = without({droppable.front()}, "m").second;
+  }
+  return atoms;
+}
 
 SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                            const std::vector<dsl::CheckedRule>& existing,
@@ -156,12 +238,24 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                          ops == 1 ? "" : "s", stage.terms, stage.well_formed, stage.kept,
                          stage.truncated ? " (truncated)" : ""));
   }
+  std::vector<ProposedPair> pairs;
+  if (options.pairs) {
+    const auto t0 = Clock::now();
+    std::vector<TermId> singles;
+    for (TermId id : usable)
+      if (pool.term(id).ops() == 1) singles.push_back(id);
+    pairs = pair_candidates(pool, fingerprinter, singles, cache_ptr);
+    report.pair_candidates = pairs.size();
+    report.fingerprint_seconds += since(t0);
+    progress(fmt::format("pairs of graphs: {} concatenations of two graphs computed at once",
+                         pairs.size()));
+  }
   if (cache) {
     cache->save();
     report.cache_hits = cache->hits();
   }
 
-  std::vector<CandidateRule> candidates = propose_candidates(pool, all, prints);
+  std::vector<CandidateRule> candidates = propose_candidates(pool, all, prints, pairs);
   report.candidates = candidates.size();
   progress(fmt::format("{} candidate equalities", candidates.size()));
 
@@ -216,9 +310,10 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     t0 = Clock::now();
     std::vector<WrittenRule> plain;
     for (std::size_t i : open) plain.push_back(written(candidates[i], fmt::format("c{}", i), ""));
-    const auto first = verify_rules(plain, verify_options);
+    const auto first = verify_with_merges(plain, verify_options);
     std::vector<WrittenRule> conditioned;
     std::vector<std::size_t> conditioned_of;  // index into `open`, up to three variants each
+    std::vector<std::vector<std::string>> conditioned_atoms;
     for (std::size_t k = 0; k < open.size(); ++k) {
       if (first[k].pass) continue;
       const ShapeConditions conditions = shape_conditions(candidates[open[k]], vocabulary);
@@ -234,9 +329,10 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                                       fmt::format("c{}-{}", open[k], conditioned.size()),
                                       fmt::format("{}", fmt::join(*atoms, " and "))));
         conditioned_of.push_back(k);
+        conditioned_atoms.push_back(*atoms);
       }
     }
-    const auto second = verify_rules(conditioned, verify_options);
+    const auto second = verify_with_merges(conditioned, verify_options);
     report.verify_seconds += since(t0);
 
     // Accept in order, unless derivable from what was accepted before.
@@ -245,10 +341,12 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       const CandidateRule& c = candidates[open[k]];
       const Verified* chosen = first[k].pass ? &first[k] : nullptr;
       const WrittenRule* chosen_rule = chosen ? &plain[k] : nullptr;
+      const std::vector<std::string>* chosen_atoms = nullptr;
       for (std::size_t j = 0; j < conditioned.size() && !chosen; ++j)
         if (conditioned_of[j] == k && second[j].pass) {
           chosen = &second[j];
           chosen_rule = &conditioned[j];
+          chosen_atoms = &conditioned_atoms[j];
         }
       if (!chosen) {
         report.rejected.push_back({c.lhs_text + " => " + c.rhs_text, first[k].reason});
@@ -260,6 +358,16 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
         continue;
       }
       WrittenRule rule = *chosen_rule;
+      std::size_t dropped = 0;
+      if (chosen_atoms && options.minimize_conditions) {
+        const auto t1 = Clock::now();
+        const auto atoms = minimal_condition(rule, *chosen_atoms, verify_options);
+        report.verify_seconds += since(t1);
+        t0 += Clock::now() - t1;  // not derivation time
+        dropped = chosen_atoms->size() - atoms.size();
+        rule.condition = fmt::format("{}", fmt::join(atoms, " and "));
+        report.dropped_atoms += dropped;
+      }
       rule.name = fmt::format("{}-{:03}", options.ruleset, report.rules.size() + 1);
       std::set<std::string> ops;
       collect_ops(pool, c.lhs, ops);
@@ -271,9 +379,14 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       rule.comments.push_back(fmt::format(
           "verified: shapes {}, numeric {} ({})", verdict_name(chosen->report.shape.verdict),
           verdict_name(chosen->report.numeric.verdict), chosen->report.numeric.detail));
-      if (!rule.condition.empty())
-        rule.comments.push_back("condition from the declared shapes; without it: " +
-                                first[k].reason);
+      if (chosen_atoms)
+        rule.comments.push_back(
+            fmt::format("condition from the declared shapes{}; without it: {}",
+                        dropped > 0 ? fmt::format(" ({} of {} atoms dropped: it verifies without "
+                                                  "them)",
+                                                  dropped, chosen_atoms->size())
+                                    : "",
+                        first[k].reason));
       for (auto& r : checked(rule)) known.push_back(std::move(r));
       rule_set = std::make_unique<dsl::RuleSet>(known);
       report.rules.push_back(std::move(rule));
@@ -285,17 +398,30 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     begin = end;
   }
 
+  std::map<std::string, std::string> merge_source;  // merge rule -> the concat rule it comes from
   if (options.merges) {
     const auto t0 = Clock::now();
     const std::vector<WrittenRule> merges = merge_candidates(report.rules);
     const auto results = verify_rules(merges, verify_options);
     report.verify_seconds += since(t0);
+    // A merge rule follows from its concat rule and the laws of split, so a counterexample to
+    // the merge refutes the concat rule too (its own numeric samples missed it): both go.
+    std::set<std::string> refuted;
+    for (std::size_t k = 0; k < merges.size(); ++k) {
+      if (results[k].pass) continue;
+      const std::string source = merges[k].name.substr(0, merges[k].name.size() - 6);
+      report.rejected.push_back({merges[k].lhs + " => " + merges[k].rhs, results[k].reason});
+      for (const auto& rule : report.rules)
+        if (rule.name == source) {
+          report.rejected.push_back({rule.lhs + " => " + rule.rhs,
+                                     "its merge rule failed verification: " + results[k].reason});
+          refuted.insert(source);
+        }
+    }
+    std::erase_if(report.rules, [&](const WrittenRule& r) { return refuted.count(r.name) > 0; });
     const std::size_t singles = report.rules.size();
     for (std::size_t k = 0; k < merges.size(); ++k) {
-      if (!results[k].pass) {
-        report.rejected.push_back({merges[k].lhs + " => " + merges[k].rhs, results[k].reason});
-        continue;
-      }
+      if (!results[k].pass) continue;
       const std::string source = merges[k].name.substr(0, merges[k].name.size() - 6);
       WrittenRule rule = merges[k];
       rule.name = fmt::format("{}-merge-{:03}", options.ruleset, report.merges + 1);
@@ -305,6 +431,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       if (std::find(rule.tags.begin(), rule.tags.end(), "split") == rule.tags.end())
         rule.tags.push_back("split");
       rule.comments.push_back(fmt::format("merge of the two concatenated graphs of {}", source));
+      merge_source[rule.name] = source;
       rule.comments.push_back(fmt::format(
           "verified: shapes {}, numeric {} ({})", verdict_name(results[k].report.shape.verdict),
           verdict_name(results[k].report.numeric.verdict), results[k].report.numeric.detail));
@@ -312,6 +439,39 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       ++report.merges;
     }
     progress(fmt::format("{} merge candidates, {} verified", merges.size(), report.merges));
+  }
+
+  if (options.final_samples > 0) {
+    // A stricter numeric test of what is written, on other samples: the candidates' few
+    // samples can miss the shapes that refute a rule (grouped convolutions, for one).
+    const auto t0 = Clock::now();
+    VerifyOptions strict = verify_options;
+    strict.numeric.samples = options.final_samples;
+    strict.numeric.seed = verify_options.numeric.seed + 1;
+    const auto results = verify_rules(report.rules, strict);
+    std::set<std::string> failed;
+    for (std::size_t k = 0; k < report.rules.size(); ++k) {
+      if (results[k].pass) continue;
+      const WrittenRule& r = report.rules[k];
+      report.rejected.push_back(
+          {r.lhs + " => " + r.rhs, fmt::format("the final test with {} samples: {}",
+                                               options.final_samples, results[k].reason)});
+      failed.insert(r.name);
+    }
+    // A merge rule and its concat rule say the same (up to the laws of split): a counterexample
+    // to one refutes the other.
+    for (const auto& [merge, source] : merge_source)
+      if (failed.count(merge) || failed.count(source)) {
+        failed.insert(merge);
+        failed.insert(source);
+      }
+    std::erase_if(report.rules, [&](const WrittenRule& r) { return failed.count(r.name) > 0; });
+    report.merges = static_cast<std::size_t>(std::count_if(
+        report.rules.begin(), report.rules.end(),
+        [](const WrittenRule& r) { return r.name.find("-merge-") != std::string::npos; }));
+    report.verify_seconds += since(t0);
+    progress(fmt::format("final test with {} samples: {} rules dropped", options.final_samples,
+                         failed.size()));
   }
 
   std::vector<std::string> header = {
@@ -322,8 +482,13 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       fmt::format("fingerprints: {} integer and {} real input sets per instance, seed {}",
                   options.fingerprint.integer_sets, options.fingerprint.real_sets,
                   options.fingerprint.seed),
-      "Every rule passed `mctsat verify`'s shape and numeric checks; none is derivable from the",
-      "rules before it (or the existing rules given) by a few iterations of equality saturation."};
+      options.final_samples > 0
+          ? fmt::format("Every rule passed `mctsat verify`'s shape and numeric checks ({} samples, "
+                        "then {} more);",
+                        options.verify.numeric.samples, options.final_samples)
+          : "Every rule passed `mctsat verify`'s shape and numeric checks;",
+      "none is derivable from the rules before it (or the existing rules given) by a few",
+      "iterations of equality saturation."};
   report.text = synthesized_rule_file(report.rules, options.ruleset, header);
   report.seconds = since(start);
   return report;

@@ -1,13 +1,15 @@
 // Rule synthesis (`mctsat rules synthesize`), the driver: enumerate terms of up to `max_ops`
 // operators bottom-up (term_enumeration.hpp), fingerprint them (term_fingerprint.hpp), propose
-// equalities inside fingerprint buckets (candidate_rules.hpp), then, in order of size (both
+// equalities inside fingerprint buckets (candidate_rules.hpp) and concat rules from pairs of
+// one-operator terms (pair_terms.hpp), then, in order of size (both
 // sides' operators) and in small windows: drop candidates that the rules accepted so far (and the
 // existing rules given) already derive by bounded equality saturation (rule_derivation.hpp),
 // verify the rest in parallel with the verifier (shape soundness with Z3, numeric tests;
 // verifier.hpp) — first without a condition, then under the shape conditions read from the
 // variables' declarations — and accept the verified ones in order unless an earlier acceptance
 // derives them. Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
-// the same way.
+// the same way; a merge that fails refutes (and removes) its concat rule. Optionally, a final
+// numeric test with more samples drops what it refutes.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread
@@ -34,6 +36,10 @@ struct SynthesisOptions {
   std::size_t max_terms = 1'000'000;  // new terms per size at most (then truncated)
   bool representatives_only = true;   // grow terms from one term per fingerprint (Ruler)
   bool merges = true;                 // two-output merge rules from concat rules (merge_rules.hpp)
+  std::size_t final_samples = 0;      // > 0: written rules are tested again with this many
+                                      // numeric samples (another seed); failures are dropped
+  bool minimize_conditions = false;   // drop the atoms of a `where` a rule verifies without
+  bool pairs = true;  // also propose concat rules from pairs of graphs (pair_terms.hpp)
   FingerprintOptions fingerprint;
   VerifyOptions verify;  // jobs are taken from fingerprint.jobs
   DerivationLimits derivation;
@@ -63,10 +69,19 @@ struct SynthesisReport {
   std::size_t derivable = 0;   // dropped: derived from accepted or existing rules
   std::size_t verified = 0;    // passed verification (some later found derivable)
   std::size_t cache_hits = 0;
+  std::size_t dropped_atoms = 0;    // condition atoms dropped by minimize_conditions
+  std::size_t pair_candidates = 0;  // concat rules proposed from pairs of graphs (pair_terms.hpp)
   double enumerate_seconds = 0, fingerprint_seconds = 0, verify_seconds = 0, derive_seconds = 0,
          seconds = 0;
   std::string text;  // the rule file
 };
+
+// The atoms of `atoms` (the condition of `rule`, which verifies under it) that the rule needs:
+// each atom is tried without (in parallel, with the verifier, together with the merge rule read
+// off the rule if any); all that may go at once go
+// together if the rule still verifies, else the first, and the rest are tried again.
+std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
+                                           const VerifyOptions& options);
 
 // `existing`: rules whose consequences are not proposed (may be empty).
 SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,

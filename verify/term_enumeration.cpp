@@ -92,6 +92,20 @@ std::vector<TermId> TermPool::grow(std::size_t ops, const std::vector<TermId>& u
   return added;
 }
 
+TermId TermPool::apply(std::size_t choice, const std::vector<TermId>& args) {
+  if (vocabulary_.choices.at(choice).arity != args.size())
+    throw Error("TermPool::apply: wrong number of arguments");
+  GraphTerm t;
+  t.choice = choice;
+  t.args = args;
+  for (TermId a : args) t.variables |= terms_.at(a).variables;
+  t.operators = operators_of(terms_, args);
+  const auto id = static_cast<TermId>(terms_.size());
+  t.operators.push_back(id);  // larger than every earlier id: stays sorted
+  terms_.push_back(std::move(t));
+  return id;
+}
+
 dsl::Term TermPool::dsl_term(TermId id) const {
   const GraphTerm& t = terms_.at(id);
   dsl::Term out;

@@ -48,6 +48,10 @@ class TermPool {
   std::vector<TermId> grow(std::size_t ops, const std::vector<TermId>& usable, std::size_t limit,
                            bool& truncated);
 
+  // Adds the one term applying operator choice `choice` to `args` (terms of the pool, as many as
+  // the choice's arity) and returns its id; not hash-consed with the terms grow() made.
+  TermId apply(std::size_t choice, const std::vector<TermId>& args);
+
   // The DSL pattern term: variables as ?name, attributes as literals, arguments in the catalog's
   // positional order.
   dsl::Term dsl_term(TermId id) const;

@@ -1,7 +1,9 @@
 // Rule synthesis end to end on tiny operator sets: the expected laws come out (commutativity and
 // associativity of ewadd, transpose involution, relu idempotence), every written rule survives a
 // fresh numeric test, and a candidate that fingerprints equal only because the inputs were too
-// few and too narrow is rejected by the verifier with a counterexample.
+// few and too narrow is rejected by the verifier with a counterexample; pairs of graphs give
+// two-output rules (TASO's `(relu ?x), (relu ?y)` merge) beyond the enumerated size; condition
+// minimisation keeps the atoms a rule needs.
 #include <doctest/doctest.h>
 
 #include "dsl/lowering.hpp"
@@ -90,6 +92,62 @@ TEST_CASE("a candidate equal on too few, too narrow inputs is rejected with a co
   CHECK(relu_rejected);
   CHECK(square_rejected);
   CHECK(report.rules.empty());
+}
+
+TEST_CASE("pairs of graphs give concat and two-output rules beyond the enumerated size") {
+  // One operator per side: (concat 0 2 (relu ?x) (relu ?y)) has three, so only the pairs of
+  // one-operator graphs propose it, and the merge (relu ?x), (relu ?y) => one relu and a split.
+  const auto vocabulary = make_vocabulary({"relu,concat"}, {"x:n,n", "y:n,n"}, {"n=2,3"});
+  SynthesisOptions options = small_options();
+  options.max_ops = 1;
+  auto has = [](const SynthesisReport& report, const std::string& lhs, const std::string& rhs) {
+    return std::any_of(report.rules.begin(), report.rules.end(),
+                       [&](const WrittenRule& r) { return r.lhs == lhs && r.rhs == rhs; });
+  };
+  const std::string merged =
+      "(split_0 (split 0 (relu (concat 0 2 ?x ?y)))), (split_1 (split 0 (relu (concat 0 2 ?x "
+      "?y))))";
+  const SynthesisReport with_pairs = synthesize(vocabulary, {}, options);
+  INFO(with_pairs.text);
+  CHECK(with_pairs.pair_candidates > 0);
+  CHECK(has(with_pairs, "(concat 0 2 (relu ?x) (relu ?y))", "(relu (concat 0 2 ?x ?y))"));
+  CHECK(has(with_pairs, "(relu ?x), (relu ?y)", merged));
+  CHECK(with_pairs.merges >= 2);  // axes 0 and 1
+  CHECK(load(with_pairs.text).rules.size() >= with_pairs.rules.size());
+
+  options.pairs = false;
+  const SynthesisReport without = synthesize(vocabulary, {}, options);
+  CHECK(without.pair_candidates == 0);
+  CHECK_FALSE(has(without, "(relu ?x), (relu ?y)", merged));
+}
+
+TEST_CASE("the final test with more samples keeps sound rules and says so in the header") {
+  const auto vocabulary = make_vocabulary({"ewadd"}, {"x:n", "y:n"}, {"n=2,3"});
+  SynthesisOptions options = small_options();
+  const SynthesisReport plain = synthesize(vocabulary, {}, options);
+  options.final_samples = 6;
+  const SynthesisReport strict = synthesize(vocabulary, {}, options);
+  REQUIRE(!plain.rules.empty());
+  CHECK(strict.rules.size() == plain.rules.size());
+  CHECK(strict.rejected.size() == plain.rejected.size());
+  CHECK(strict.text.find("then 6 more") != std::string::npos);
+  CHECK(plain.text.find("then 6 more") == std::string::npos);
+}
+
+TEST_CASE("minimising a condition keeps only the atoms the rule needs") {
+  // VALID and SAME padding agree for 1x1 kernels: of the conditions read from declared shapes
+  // x:b,c,h,h y:c,c,1,1 only the kernel's size matters.
+  WrittenRule rule;
+  rule.name = "valid-same";
+  rule.lhs = "(conv2d 1 1 1 0 ?x ?y)";
+  rule.rhs = "(conv2d 1 1 0 0 ?x ?y)";
+  const std::vector<std::string> atoms = {"dim(?x, 2) == dim(?x, 3)", "dim(?x, 1) == dim(?y, 0)",
+                                          "dim(?x, 1) == dim(?y, 1)", "dim(?y, 2) == 1",
+                                          "dim(?y, 3) == 1"};
+  VerifyOptions options;
+  options.jobs = 2;
+  const auto kept = minimal_condition(rule, atoms, options);
+  CHECK(kept == std::vector<std::string>{"dim(?y, 2) == 1", "dim(?y, 3) == 1"});
 }
 
 TEST_CASE("synthesis vocabularies reject bad specifications with a message") {
