@@ -8,6 +8,7 @@
 
 #include "bench/harness/study_config.hpp"
 #include "support/error.hpp"
+#include "support/files.hpp"
 
 using mctsat::bench::parse_study;
 using mctsat::bench::Study;
@@ -286,4 +287,13 @@ TEST_CASE("the shipped configs load") {
   for (const char* name :
        {"smoke", "paper-table2", "extraction-ablation", "node-limit", "rollout", "threads"})
     CHECK(names.count(name) == 1);
+  // Downloaded models are named in build/test-models, which every build tree's fixtures fill: a
+  // config naming one preset's build directory would load only in that preset's tree.
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    CAPTURE(entry.path().string());
+    const std::string text = mctsat::read_text_file(entry.path().string());
+    for (const char* preset : {"build/release/", "build/debug/"})
+      CHECK(text.find(preset) == std::string::npos);
+  }
 }

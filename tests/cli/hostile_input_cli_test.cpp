@@ -1,7 +1,8 @@
 // Hostile input end to end: crafted models, configs, profiles and options that used to crash
 // mctsat (SIGFPE, std::bad_alloc, nlohmann exceptions, thread explosions) or grow its memory
-// without bound must give a one-line located error and an exit status from 1 to 127; outputs
-// are written only when every check passed, as a set, never onto a read-only file.
+// without bound must give a one-line located error and an exit status from 1 to 127; time limits
+// hold on large graphs; outputs are written only when every check passed, as a set, never onto a
+// read-only file.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,8 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.hpp"
 
@@ -134,6 +137,42 @@ TEST_CASE("--memory-limit bounds what a search holds, matches and reward extract
     CHECK(peak > 0);
     CHECK(peak < 60 + 60);
   }
+}
+
+TEST_CASE("--seconds and --ilp-seconds hold on graphs of thousands of operators") {
+  const Scratch scratch("mctsat-hostile-time");
+  // A chain of 5,000 relu and tanh. TASO's expansion (also mcts's taso_graph phase, the default)
+  // builds a copy of the graph for every match, and a multi-pattern rule's join of two independent
+  // patterns holds the product of their matches: the search ran minutes past --seconds and a 3 GB
+  // address space ran out within seconds.
+  std::string graph = kGraphHead + R"({"name": "n0", "op": "input", "attrs": {"shape": [4, 4]}})";
+  for (int i = 1; i <= 5000; ++i)
+    graph += fmt::format(R"(, {{"name": "n{}", "op": "{}", "inputs": ["n{}"]}})", i,
+                         i % 2 == 0 ? "relu" : "tanh", i - 1);
+  const std::string chain = write(scratch, "chain.json", graph + R"(], "outputs": ["n5000"]})");
+  const CliResult r = run_shell("ulimit -v 3000000; " + std::string(MCTSAT_BINARY) + " optimize " +
+                                chain + " --seconds 4 --ilp-seconds 1 --json --quiet");
+  CAPTURE(r.output.substr(0, 2000));
+  REQUIRE(r.status == 0);
+  const auto report = nlohmann::json::parse(r.output);
+  CHECK(report["taso"]["stop_reason"] == "time limit");
+
+  // CBC's presolve of a chain of 50,000 classes does not look at its time limit (90 s for a limit
+  // of 1 s): the solver is stopped, the warm start kept and the detail says so.
+  const std::string egraph = scratch.file("chain-egraph.json");
+  {
+    std::ofstream out(egraph);
+    out << R"({"nodes": {"n0": {"op": "x", "children": [], "eclass": "c0", "cost": 1})";
+    for (int i = 1; i < 50000; ++i)
+      out << fmt::format(R"(, "n{}": {{"op": "f", "children": ["n{}"], "eclass": "c{}"}})", i,
+                         i - 1, i);
+    out << R"(}, "root_eclasses": ["c49999"]})";
+  }
+  const nlohmann::json ilp =
+      run_json("extract " + egraph + " --extractor ilp --ilp-seconds 1 --json")["results"][0];
+  CAPTURE(ilp.dump());
+  CHECK(contains(ilp["detail"].get<std::string>(), "did not return within the time limit"));
+  CHECK(ilp["dag_cost"] == 50000);
 }
 
 TEST_CASE("thread counts beyond the machine and malformed numbers are refused") {

@@ -135,6 +135,15 @@ TEST_CASE("a right-hand side of another shape than its match is rejected, never 
   CHECK(s.report.iterations[0].rules[1].apply.rejected == 1);
   CHECK(s.applied.at("unsound") == 0);
   CHECK(s.applied.at("guarded") == 0);
+
+  // The other direction: where the three shapes agree, the guard holds and the rule fires.
+  GraphBuilder same;
+  const auto y2 = same.input("y2", {2, 2});
+  same.output("y", same.concat(1, {same.ewadd(same.input("y1", {2, 2}), y2),
+                                   same.ewadd(y2, same.input("y3", {2, 2}))}));
+  const Saturated fired = saturate(std::move(same).finish(), rules, 1);
+  CHECK(fired.applied.at("guarded") == 1);
+  CHECK(fired.report.iterations[0].rules[1].apply.rejected == 0);
 }
 
 TEST_CASE("TENSAT's two-argument split takes its sizes from the matched roots") {
