@@ -5,6 +5,7 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "bench/harness/study_config.hpp"
 #include "support/error.hpp"
@@ -270,6 +271,28 @@ TEST_CASE("a model file's input shapes are read and change its runs' ids") {
   REQUIRE(shaped.models[0].load.input_shapes.count("x") == 1);
   CHECK(shaped.models[0].load.input_shapes.at("x") == std::vector<std::int64_t>{1, 3, 48, 192});
   CHECK(shaped.runs[0].id != plain.runs[0].id);
+}
+
+TEST_CASE("a grid of more runs than kMaxGridRuns is refused before it is expanded") {
+  // A million runs took 45 s and 2.4 GB to expand (even for --list), with nothing printed.
+  std::string hundred = "[1";
+  for (int i = 2; i <= 100; ++i) hundred += fmt::format(", {}", i);
+  hundred += "]";
+  const std::string sweep = R"({"name": "t", "models": ["demo"], "configurations": [{"name": "m",
+    "strategy": "mcts", "sweep": {"mcts.simulations": )" +
+                            hundred + R"(, "mcts.max_steps": )" + hundred +
+                            R"(, "mcts.rollout_depth": )" + hundred + "}}]}";
+  CHECK(error_of(sweep).find("/configurations/0/sweep/mcts.simulations: the sweep has more "
+                             "than 100000 points") != std::string::npos);
+  // 10,000 sweep points x 20 seeds.
+  std::string seeds = "[1";
+  for (int i = 2; i <= 20; ++i) seeds += fmt::format(", {}", i);
+  const std::string grid = R"({"name": "t", "models": ["demo"], "seeds": )" + seeds +
+                           R"(], "configurations": [{"name": "m", "strategy": "mcts",
+    "sweep": {"mcts.simulations": )" +
+                           hundred + R"(, "mcts.max_steps": )" + hundred + "}}]}";
+  CHECK(error_of(grid).find("the grid holds 200000 runs, more than the 100000") !=
+        std::string::npos);
 }
 
 TEST_CASE("the shipped configs load") {
