@@ -4,6 +4,7 @@
 // hold on large graphs; outputs are written only when every check passed, as a set, never onto a
 // read-only file.
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -237,6 +238,12 @@ TEST_CASE("nothing is written when a check fails, and outputs are written as a s
   std::string kept;
   std::getline(in, kept);
   CHECK(kept == "keep me");
+  // Nor is a device or pipe replaced (renamed onto, /dev/full became a regular file).
+  const std::string fifo = scratch.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0666) == 0);
+  check_error(run_mctsat("optimize demo --strategy greedy --export-egraph " + fifo),
+              "not a regular file");
+  CHECK(fs::is_fifo(fifo));
 }
 
 TEST_CASE("bench: a resume repairs a torn line, refuses another study's records") {
