@@ -282,8 +282,23 @@ TEST_CASE("bench: a resume repairs a torn line, refuses another study's records"
   // A record with a null status is skipped with a warning by the report, not a crash.
   std::ofstream(runs, std::ios::app)
       << R"({"study": "tiny", "id": "y", "index": 7, "status": null})" << '\n';
+  // So is one whose fields have types the report does not expect (it failed the whole report with
+  // nlohmann's "type must be string, but is number").
+  std::ofstream(runs, std::ios::app)
+      << R"({"study": "tiny", "id": "z", "index": 8, "status": "ok", "model": 5})" << '\n';
   r = run_mctsat("bench report " + out + " --no-plots --quiet");
   CAPTURE(r.output);
   CHECK(r.status == 0);
   CHECK(contains(r.output, "skipped a malformed record"));
+  CHECK(
+      contains(r.output, "skipped the record of run 'z': invalid JSON value: type must be string"));
+
+  // Records skipped are reported also when nothing is left to report on.
+  const std::string bad = scratch.file("bad");
+  fs::create_directories(bad);
+  std::ofstream(bad + "/runs.jsonl")
+      << R"({"study": "tiny", "id": "a", "index": 0, "x": 1e400})" << '\n';
+  r = run_mctsat("bench report " + bad + " --no-plots");
+  check_error(r, "no run records to report on");
+  CHECK(contains(r.output, "runs.jsonl:1: skipped a malformed record"));
 }
