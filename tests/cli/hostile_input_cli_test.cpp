@@ -100,6 +100,11 @@ TEST_CASE("JSON values of the wrong type or out of range are located errors") {
     "description": "d", "peak_flops": 1e400, "memory_bandwidth": 1e9,
     "launch_overhead_s": 1e-6, "saturation_elements": 10})");
   check_error(run_mctsat("optimize demo --device " + profile), profile + ":2:");
+  // Nesting beyond any input's need: the bench config reader's message showed the value, and
+  // writing 200,000 nested arrays overflowed the stack (SIGSEGV).
+  const std::string deep =
+      write(scratch, "deep.json", std::string(200000, '[') + std::string(200000, ']'));
+  check_error(run_mctsat("bench " + deep + " --list"), deep + ":1:257: error: nested too deeply");
 }
 
 TEST_CASE("a device profile with an absurd peak is refused, not an assertion") {
