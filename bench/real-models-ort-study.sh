@@ -12,8 +12,8 @@ strategy="${3:-mcts}"
 rounds="${4:-30}"
 here=$(cd "$(dirname "$0")/.." && pwd)
 mctsat="$build/cli/mctsat"
-models="$build/test-models/npm"
-ort="$build/test-models/onnxruntime"
+models="$here/build/test-models/npm"
+ort="$here/build/test-models/onnxruntime"
 mkdir -p "$out"
 printf 'model\tmctsat speedup %%\tORT original ms\tORT optimized ms\toptimized/original q1 median q3\toutputs agree\n'
 # Empty cells become '-' (read would merge adjacent tabs).

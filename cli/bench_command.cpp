@@ -293,9 +293,15 @@ void add_bench_command(CLI::App& app) {
     report_options.plots = !options->no_plots;
     report_options.best_known_from = options->best_known_from;
     std::vector<std::string> warnings;
-    const study::ReportOutput out = read_json_fields(options->report_dir, [&] {
-      return study::write_report(options->report_dir, report_options, &warnings);
-    });
+    study::ReportOutput out;
+    try {
+      out = read_json_fields(options->report_dir, [&] {
+        return study::write_report(options->report_dir, report_options, &warnings);
+      });
+    } catch (const Error&) {
+      print_warnings(warnings);  // the records skipped may be why there is nothing to report
+      throw;
+    }
     print_warnings(warnings);
     if (options->json)
       std::cout << nlohmann::json{{"files", out.files}}.dump(2) << '\n';

@@ -116,7 +116,8 @@ struct SolveOutcome {
   std::vector<double> solution;  // empty when CBC found none
   double bound = -COIN_DBL_MAX;  // in scaled units
   bool optimal = false;
-  int crash_signal = 0;  // the signal that killed the solving process, if one did
+  int crash_signal = 0;    // the signal that killed the solving process, if one did
+  bool timed_out = false;  // the solving process overran its time limit and was killed
 };
 
 int no_callback(CbcModel*, int) {
@@ -176,24 +177,33 @@ SolveOutcome run_cbc(const Model& m, const std::vector<Cut>& cuts, const std::ve
   return outcome;
 }
 
+// How long past its own time limit a CBC child may take to return before it is killed: CBC checks
+// the limit only between steps, and its presolve of a large model (a chain of 50,000 classes)
+// takes minutes without a check.
+constexpr double kSolverGraceSeconds = 1.0;
+
 // run_cbc in a child process (support/isolated_call.hpp). CBC can crash: with a starting
 // solution, its preprocessing's post-processing dies with SIGSEGV when the time limit stops a large
 // solve (NASNet-A saturated to 50,004 e-nodes, 3 or 10 s), which would take the whole program
 // down; turning preprocessing off avoids it but loses NASRNN's proven optimum (46.94% in 9 s ->
 // 41.77% at the 10 s limit). A child also keeps CbcMain's global state to itself, so solves may
-// run concurrently. A crashed child yields no solution and its signal.
+// run concurrently. A crashed child yields no solution and its signal; a child still running
+// kSolverGraceSeconds after its time limit is killed and yields no solution.
 SolveOutcome run_cbc_isolated(const Model& m, const std::vector<Cut>& cuts,
                               const std::vector<double>& cost, const std::vector<double>& start,
                               double seconds) {
-  const IsolatedOutcome isolated = run_isolated([&] {
-    const SolveOutcome outcome = run_cbc(m, cuts, cost, start, seconds);
-    std::vector<double> answer = {outcome.optimal ? 1.0 : 0.0, outcome.bound};
-    answer.insert(answer.end(), outcome.solution.begin(), outcome.solution.end());
-    return answer;
-  });
+  const IsolatedOutcome isolated = run_isolated(
+      [&] {
+        const SolveOutcome outcome = run_cbc(m, cuts, cost, start, seconds);
+        std::vector<double> answer = {outcome.optimal ? 1.0 : 0.0, outcome.bound};
+        answer.insert(answer.end(), outcome.solution.begin(), outcome.solution.end());
+        return answer;
+      },
+      seconds + kSolverGraceSeconds);
   SolveOutcome outcome;
   outcome.crash_signal = isolated.crash_signal;
-  if (outcome.crash_signal != 0) return outcome;
+  outcome.timed_out = isolated.timed_out;
+  if (outcome.crash_signal != 0 || outcome.timed_out) return outcome;
   if (isolated.values.size() < 2) throw Error("the ILP solver's process sent an incomplete answer");
   outcome.optimal = isolated.values[0] != 0;
   outcome.bound = isolated.values[1];
@@ -281,7 +291,9 @@ void IlpExtractor::solve(const Problem& problem, Result& result) const {
     const double remaining =
         options_.time_limit_seconds - std::chrono::duration<double>(Clock::now() - start).count();
     if (remaining <= 0) {
-      result.detail = "time limit reached";
+      result.detail = result.evaluations == 0 ? "time limit reached before CBC could start (the "
+                                                "model took it); the warm start is kept"
+                                              : "time limit reached";
       break;
     }
     std::vector<double> x(m.columns.size(), 0.0);
@@ -293,6 +305,12 @@ void IlpExtractor::solve(const Problem& problem, Result& result) const {
       }
     const SolveOutcome outcome = run_cbc_isolated(m, cuts, cost, x, remaining);
     ++result.evaluations;
+    if (outcome.timed_out) {
+      result.detail =
+          "CBC did not return within the time limit and was stopped; the best "
+          "extraction so far is kept";
+      break;
+    }
     if (outcome.crash_signal != 0) {
       result.detail = fmt::format("CBC crashed ({}); the best extraction so far is kept",
                                   ::strsignal(outcome.crash_signal));

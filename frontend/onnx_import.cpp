@@ -202,11 +202,16 @@ void OnnxImporter::add_inputs() {
     if (initializers_.count(info.name())) continue;  // a default value: the initializer wins
     std::string dynamic;
     const auto type = onnx_io::type_from_proto(info.type(), &dynamic);
-    if (!type)
-      fail(
-          fmt::format("graph input '{}' cannot be imported: {} (mctsat needs tensors of fixed "
-                      "shape: give it one with --input-shape {}=d1,d2,...)",
-                      info.name(), dynamic, info.name()));
+    if (!type) {
+      // A fixed shape helps only when the shape is what is unknown (not the element type).
+      const bool shape_unknown = info.type().has_tensor_type() &&
+                                 onnx_io::dtype_from_onnx(info.type().tensor_type().elem_type());
+      fail(shape_unknown
+               ? fmt::format("graph input '{}' cannot be imported: {} (mctsat needs tensors of "
+                             "fixed shape: give it one with --input-shape {}=d1,d2,...)",
+                             info.name(), dynamic, info.name())
+               : fmt::format("graph input '{}' cannot be imported: {}", info.name(), dynamic));
+    }
     names_.insert(info.name());
     tensor::Node node;
     node.name = info.name();

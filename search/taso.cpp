@@ -3,7 +3,9 @@
 #include "search/taso.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <unordered_set>
@@ -105,6 +107,7 @@ class TasoSearch {
     std::size_t best_entry = 0;
     entries_.push_back({});
     states_.push_back(std::make_unique<TensorEGraph>(tensor::to_egraph(input)));
+    held_bytes_ = states_[0]->egraph.memory_bytes();
     const GraphFingerprint fingerprint =
         graph_fingerprint(*states_[0], tensor::source_selection(*states_[0]));
     max_ops_ = static_cast<std::size_t>(options_.max_ops_factor *
@@ -123,6 +126,10 @@ class TasoSearch {
       }
       if (seconds_since(start) >= limits_.seconds) {
         result.stop = StopReason::kTimeLimit;
+        break;
+      }
+      if (held_bytes_ >= limits_.memory_bytes) {
+        result.stop = StopReason::kMemoryLimit;
         break;
       }
       const auto [cost, index] = queue_.top();
@@ -145,10 +152,15 @@ class TasoSearch {
           best_entry = index;
         }
         states_[index] = std::move(ahead_.state);
+        held_bytes_ += states_[index]->egraph.memory_bytes();
         ahead_ = {};
       }
       ++result.explored;
-      expand(index, result);
+      if (!expand(index, start, result)) {
+        // Stopped in the middle of the expansion: the candidates not built are not queued.
+        result.stop = StopReason::kTimeLimit;
+        break;
+      }
       if (options_.progress)
         options_.progress({result.explored, options_.budget, result.cost,
                            states_[index]->egraph.num_nodes(), seconds_since(start)});
@@ -166,13 +178,22 @@ class TasoSearch {
   }
 
   // Every rule's matches in `state` (the rules searched concurrently; their CPU time is added to
-  // the parallel part's).
+  // the parallel part's). Under the memory limit, the room the explored graphs leave is shared
+  // equally by the rules: a multi-pattern rule's join on a large graph (two independent patterns:
+  // the product of their matches) would otherwise grow without bound.
   std::vector<egraph::Matches> search_all(const TensorEGraph& state, TasoResult& result) {
     std::vector<egraph::Matches> matches(rules_.size());
     std::vector<double> seconds(rules_.size(), 0.0);
+    const std::size_t room =
+        limits_.memory_bytes > held_bytes_ ? limits_.memory_bytes - held_bytes_ : 0;
     const auto search = [&](std::size_t r) {
       const double start = thread_cpu_seconds();
-      matches[r] = rules_.rewrite(r).search(state.egraph);
+      const auto& rule = rules_.rewrite(r);
+      const std::size_t match_bytes = (rule.lhs().size() + rule.num_vars()) * sizeof(egraph::Id);
+      matches[r] = rule.search(state.egraph,
+                               limits_.memory_bytes == std::numeric_limits<std::size_t>::max()
+                                   ? std::numeric_limits<std::size_t>::max()
+                                   : std::max<std::size_t>(1, room / rules_.size() / match_bytes));
       seconds[r] = thread_cpu_seconds() - start;
     };
     if (limits_.threads <= 1) {
@@ -210,16 +231,24 @@ class TasoSearch {
   // Builds and costs the candidate of every match of the explored graph `index` (concurrently),
   // then queues the new ones in match order. With threads, the queue's top graph is rebuilt
   // beside the candidates: it is the next popped unless a candidate is cheaper (BERT: 143 of 166
-  // pops), and the rebuilding is otherwise the serial part's largest.
-  void expand(std::size_t index, TasoResult& result) {
+  // pops), and the rebuilding is otherwise the serial part's largest. False when the time limit
+  // came before every candidate was built (a large graph has as many candidates as matches, each
+  // a copy of the graph): the ones built are queued, the rest are not.
+  bool expand(std::size_t index, Clock::time_point start, TasoResult& result) {
     const TensorEGraph& state = *states_[index];
     const std::vector<egraph::Matches> matches = search_all(state, result);
     std::vector<Candidate> candidates;
     for (std::size_t r = 0; r < rules_.size(); ++r)
       for (std::size_t m = 0; m < matches[r].size(); ++m) candidates.push_back({r, m});
     const double threshold = options_.alpha * result.cost;
+    std::atomic<bool> out_of_time = false;
     auto evaluate = [&](Candidate& c) {
-      const double start = thread_cpu_seconds();
+      if (out_of_time.load(std::memory_order_relaxed)) return;
+      if (seconds_since(start) >= limits_.seconds) {
+        out_of_time = true;
+        return;
+      }
+      const double cpu_start = thread_cpu_seconds();
       const Rewritten r =
           apply_match(state, rules_.rewrite(c.rule), matches[c.rule], c.match, model_);
       c.kind = r.kind;
@@ -229,7 +258,7 @@ class TasoSearch {
         c.accepted = fingerprint.operators <= max_ops_;
         c.fingerprint = fingerprint.hash;
       }
-      c.cpu_seconds = thread_cpu_seconds() - start;
+      c.cpu_seconds = thread_cpu_seconds() - cpu_start;
     };
     top_before_expansion_ = queue_.empty() ? 0 : queue_.top().second;
     if (limits_.threads <= 1) {
@@ -240,9 +269,9 @@ class TasoSearch {
         tbb::task_group ahead;
         if (top_before_expansion_ != 0)
           ahead.run([&] {
-            const double start = thread_cpu_seconds();
+            const double ahead_start = thread_cpu_seconds();
             ahead_ = rebuild(top_before_expansion_);
-            ahead_seconds = thread_cpu_seconds() - start;
+            ahead_seconds = thread_cpu_seconds() - ahead_start;
           });
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, candidates.size(), 1),
                           [&](const tbb::blocked_range<std::size_t>& range) {
@@ -264,6 +293,7 @@ class TasoSearch {
       queue_.push({c.cost, entries_.size() - 1});
       ++result.queued;
     }
+    return !out_of_time;
   }
 
   // Cheapest first; among equal costs, the earliest queued.
@@ -282,6 +312,7 @@ class TasoSearch {
   Rebuilt ahead_;                         // the next popped graph, when rebuilt beside an expansion
   std::size_t top_before_expansion_ = 0;  // the queue's top entry during the last expansion
   std::size_t max_ops_ = 0;
+  std::size_t held_bytes_ = 0;  // the explored graphs' e-graphs (limits_.memory_bytes bounds it)
   std::vector<Entry> entries_;
   std::vector<std::unique_ptr<TensorEGraph>> states_;  // by entry: set once explored
   std::unordered_set<std::uint64_t> seen_;

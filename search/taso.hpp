@@ -4,8 +4,10 @@
 // rule is applied to it on its own, each giving one candidate graph. A candidate enters the queue
 // when it is acyclic, no larger than `max_ops_factor` times the input, cheaper than `alpha` times
 // the best cost, and not seen before (graph_fingerprint). The search stops after `budget` popped
-// graphs, after `patience` popped graphs without a new best graph (if set), at the time limit, or
-// when the queue is empty. Patience only cuts the search short: up to where it stops, the search
+// graphs, after `patience` popped graphs without a new best graph (if set), at the time limit
+// (also in the middle of an expansion), when the explored graphs' e-graphs reach the memory limit,
+// or when the queue is empty; under the memory limit, each rule holds at most its share of the
+// room left in matches. Patience only cuts the search short: up to where it stops, the search
 // is the same, so a run finds the unbounded run's best graph whenever `patience` exceeds that
 // run's `longest_wait`.
 //
@@ -60,7 +62,7 @@ struct TasoResult {
   // top graph beside them (with one thread: when it is popped next). From a one-thread run, the
   // rest is serial.
   double cpu_seconds = 0, parallel_cpu_seconds = 0;
-  StopReason stop = StopReason::kQueueEmpty;  // or budget, patience, time limit
+  StopReason stop = StopReason::kQueueEmpty;  // or budget, patience, time or memory limit
 };
 
 // Limits: seconds (checked before each popped graph), threads (candidates of a wave).

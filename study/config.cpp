@@ -367,6 +367,11 @@ std::vector<ConfigVariant> read_configuration(const Reader& r, const json& confi
   for (const auto& [key, values] : r.object(config["sweep"], sweep_path).items()) {
     const std::string key_path = fmt::format("{}/{}", sweep_path, key);
     r.array(values, key_path, true);
+    if (static_cast<double>(variants.size()) * static_cast<double>(values.size()) >
+        static_cast<double>(kMaxGridRuns))
+      r.fail(key_path, fmt::format("the sweep has more than {} points, the most runs a grid may "
+                                   "hold: split the study",
+                                   kMaxGridRuns));
     std::vector<ConfigVariant> next;
     for (const ConfigVariant& v : variants)
       for (std::size_t i = 0; i < values.size(); ++i) {
@@ -448,6 +453,18 @@ Study parse_study(const std::string& text, const std::string& path,
     if (!names.insert(name).second)
       r.fail(path_i + "/name", fmt::format("configuration name '{}' is used twice", name));
   }
+
+  double grid_runs = 0;
+  for (const auto& variants : expanded)
+    for (const ConfigVariant& variant : variants)
+      grid_runs += variant.options.strategy == search::StrategyKind::kMcts
+                       ? static_cast<double>(seeds.size())
+                       : 1.0;
+  grid_runs *= static_cast<double>(study.models.size() * study.rules.size() * study.costs.size());
+  if (grid_runs > static_cast<double>(kMaxGridRuns))
+    r.fail("", fmt::format("the grid holds {:.0f} runs, more than the {} a grid may hold: split "
+                           "the study",
+                           grid_runs, kMaxGridRuns));
 
   // Grid order: model, rule set, configuration (and its sweep), cost model, seed. Deterministic
   // strategies (eqsat, greedy) ignore the seed and run with the first one only.

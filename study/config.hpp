@@ -77,6 +77,10 @@ struct Study {
   std::optional<OnnxRuntimeMeasureOptions> measure_onnxruntime;
 };
 
+// The most runs a grid may hold (a larger one is an error before it is expanded: a million runs
+// took 45 s and 2.4 GB just to list). Far beyond any study that can finish: split it.
+inline constexpr std::size_t kMaxGridRuns = 100'000;
+
 // Reads and expands a config file. Relative model, rule and cost-table paths are resolved
 // against the file's directory; `default_rules` is used by rule sets that name no paths.
 Study load_study(const std::string& path, const std::vector<std::string>& default_rules);

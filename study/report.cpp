@@ -14,6 +14,7 @@
 #include "study/plots.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
+#include "support/json_text.hpp"
 
 namespace mctsat::study {
 namespace {
@@ -450,13 +451,35 @@ std::string runs_csv(const std::vector<json>& records) {
   return out;
 }
 
+// The records the report can read: one with a field of a type it does not expect (a number for
+// "model") is skipped with a warning naming it, as read_records skips lines that are not records,
+// instead of failing the whole report with nlohmann's message.
+std::vector<json> well_typed(std::vector<json> records, const std::string& dir,
+                             std::vector<std::string>* warnings) {
+  std::vector<json> kept;
+  for (json& record : records) {
+    try {
+      const Summary alone = summarize({record}, {});
+      (void)markdown_report(alone);
+      (void)summary_csv(alone);
+      (void)runs_csv({record});
+      kept.push_back(std::move(record));
+    } catch (const json::exception& e) {
+      if (warnings != nullptr)
+        warnings->push_back(fmt::format("{}: skipped the record of run '{}': {}", dir,
+                                        record.value("id", ""), json_error(e, dir).message()));
+    }
+  }
+  return kept;
+}
+
 ReportOutput write_report(const std::string& dir, const ReportOptions& options,
                           std::vector<std::string>* warnings) {
-  const std::vector<json> records = read_records(dir, warnings);
+  const std::vector<json> records = well_typed(read_records(dir, warnings), dir, warnings);
   if (records.empty()) throw Error("no run records to report on", SourceLocation::at(dir));
   std::vector<json> references;
   for (const std::string& other : options.best_known_from) {
-    std::vector<json> more = read_records(other, warnings);
+    std::vector<json> more = well_typed(read_records(other, warnings), other, warnings);
     if (more.empty())
       throw Error("no run records to take best-known costs from", SourceLocation::at(other));
     references.insert(references.end(), std::make_move_iterator(more.begin()),

@@ -16,6 +16,7 @@
 
 #include "support/error.hpp"
 #include "support/files.hpp"
+#include "support/json_text.hpp"
 
 namespace mctsat::study {
 namespace {
@@ -36,7 +37,7 @@ void read_file(const fs::path& path, std::vector<json>& out, std::vector<std::st
   while (std::getline(in, line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json record = json::parse(line, nullptr, false);
+    json record = json_too_deep_at(line) ? json(nullptr) : json::parse(line, nullptr, false);
     if (record.is_discarded() || !record.is_object() || !record.contains("id") ||
         !record["id"].is_string() || !record.contains("index") ||
         !record["index"].is_number_unsigned() ||

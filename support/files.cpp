@@ -42,12 +42,19 @@ void write_temporary(const std::string& temporary, const std::string& path,
   }
 }
 
-// An existing file this process must not replace: not writable, or without any write permission
-// bit (root may write anything, but a file marked read-only is still not replaced).
-bool is_read_only(const std::string& path) {
+// Why an existing path must not be replaced by an output ("" when it may be, or does not exist):
+// a directory; anything but a regular file (renaming a file onto /dev/full would replace the
+// device itself); a file that is not writable or has no write permission bit (root may write
+// anything, but a file marked read-only is still not replaced).
+std::string why_not_replaceable(const std::string& path) {
   struct stat status {};
-  if (::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return false;
-  return ::access(path.c_str(), W_OK) != 0 || (status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
+  if (::stat(path.c_str(), &status) != 0) return "";
+  if (S_ISDIR(status.st_mode)) return "a directory, not a file";
+  if (!S_ISREG(status.st_mode))
+    return "a device, pipe or socket, not a regular file: refusing to replace it";
+  if (::access(path.c_str(), W_OK) != 0 || (status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0)
+    return "a read-only file: refusing to replace it";
+  return "";
 }
 
 void rename_into_place(const std::string& temporary, const std::string& path) {
@@ -108,22 +115,17 @@ void check_output_paths(const std::vector<std::pair<std::string, std::string>>& 
       throw Error(fmt::format("{} and {} name the same file: give each output its own file",
                               it->second, option),
                   SourceLocation::at(path));
-    struct stat status {};
-    if (::stat(path.c_str(), &status) == 0) {
-      if (S_ISDIR(status.st_mode))
-        throw Error(fmt::format("{} names a directory, not a file", option),
-                    SourceLocation::at(path));
-      if (is_read_only(path))
-        throw Error(fmt::format("{} names a read-only file: refusing to replace it", option),
-                    SourceLocation::at(path));
-    }
+    const std::string refused = why_not_replaceable(path);
+    if (!refused.empty())
+      throw Error(fmt::format("{} names {}", option, refused), SourceLocation::at(path));
   }
 }
 
 void write_files_atomically(const std::vector<OutputFile>& outputs) {
   for (const OutputFile& output : outputs) {
-    if (is_read_only(output.path))
-      throw Error("is a read-only file: refusing to replace it", SourceLocation::at(output.path));
+    const std::string refused = why_not_replaceable(output.path);
+    if (!refused.empty())
+      throw Error(fmt::format("is {}", refused), SourceLocation::at(output.path));
   }
   std::vector<std::string> written;
   std::vector<std::unique_ptr<InterruptRemovesFile>> removed_on_interrupt;

@@ -2,8 +2,9 @@
 // file (a device such as /dev/zero or a pipe never ends) and refuses files larger than a bound, so
 // an input can never grow memory without limit. A write goes to a temporary file that is renamed
 // into place, so a failure never leaves a half-written file behind; several outputs of one
-// command are written as a set (all temporaries first, then all renames), a read-only target is
-// refused rather than replaced, and one path named for two outputs is an error.
+// command are written as a set (all temporaries first, then all renames), a read-only target or
+// one that is not a regular file (a device, pipe or directory) is refused rather than replaced,
+// and one path named for two outputs is an error.
 #pragma once
 
 #include <cstdint>
@@ -30,13 +31,13 @@ struct OutputFile {
 };
 
 // Checks, writing nothing, that every output can be written: distinct paths, no read-only
-// target. Each entry is {option, path}, e.g. {"--report", "r.json"}; the option names the output
-// in the message. Throws Error naming the offending path.
+// target, none that is not a regular file. Each entry is {option, path}, e.g. {"--report",
+// "r.json"}; the option names the output in the message. Throws Error naming the offending path.
 void check_output_paths(const std::vector<std::pair<std::string, std::string>>& option_and_path);
 
-// Writes all outputs or none: a read-only target is refused first, then every temporary file is
-// written before any is renamed into place; a failure removes the temporaries and throws Error
-// naming the file.
+// Writes all outputs or none: a read-only or non-regular target is refused first, then every
+// temporary file is written before any is renamed into place; a failure removes the temporaries
+// and throws Error naming the file.
 void write_files_atomically(const std::vector<OutputFile>& outputs);
 
 // A path as recorded in results meant to be shared: relative to the working directory when it

@@ -1,12 +1,17 @@
-// run_isolated: fork, a pipe carrying {count, values...} as doubles, waitpid.
+// run_isolated: fork, a pipe carrying {count, values...} as doubles (polled until the deadline),
+// waitpid.
 #include "support/isolated_call.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <optional>
 
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,7 +50,10 @@ namespace {
 
 }  // namespace
 
-IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work) {
+IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(std::min(seconds, 1e9)));
   static std::mutex fork_mutex;
   std::unique_lock<std::mutex> forking(fork_mutex);
   int fds[2];
@@ -77,7 +85,21 @@ IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work) {
   forking.unlock();
   std::vector<char> received;
   char buffer[1 << 16];
+  bool timed_out = false;
   for (;;) {
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd readable{fds[0], POLLIN, 0};
+    const int ready =
+        ::poll(&readable, 1,
+               static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, std::int64_t{1} << 30)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) {
+      if (std::chrono::steady_clock::now() < deadline) continue;
+      timed_out = true;
+      ::kill(pid, SIGKILL);
+      break;
+    }
     const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
@@ -88,6 +110,10 @@ IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   IsolatedOutcome outcome;
+  if (timed_out) {
+    outcome.timed_out = true;
+    return outcome;
+  }
   if (WIFSIGNALED(status)) {
     outcome.crash_signal = WTERMSIG(status);
     return outcome;

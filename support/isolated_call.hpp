@@ -6,20 +6,24 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace mctsat {
 
 struct IsolatedOutcome {
-  std::vector<double> values;  // the child's answer (empty when it crashed)
+  std::vector<double> values;  // the child's answer (empty when it crashed or timed out)
   int crash_signal = 0;        // the signal that killed the child, if one did
+  bool timed_out = false;      // the child had not answered by the deadline and was killed
 };
 
-// Runs `work` in a child process and waits for it. Calls may come from several threads: no other
+// Runs `work` in a child process and waits for it, at most `seconds` (then the child is killed
+// with SIGKILL and the outcome says `timed_out`). Calls may come from several threads: no other
 // call forks while one's pipe is being set up, so no child inherits another call's write end
 // (which would hold back the end of that answer). Throws mctsat::Error when the process cannot be
 // created, or when the child ends without a complete answer other than by a signal (`work` threw,
 // or the child exited early).
-IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work);
+IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work,
+                             double seconds = std::numeric_limits<double>::infinity());
 
 }  // namespace mctsat

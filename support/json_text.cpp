@@ -34,7 +34,33 @@ Error json_error(const nlohmann::json::exception& e, const std::string& file) {
   return Error(fmt::format("invalid JSON value: {}", what), SourceLocation::at(file));
 }
 
+std::optional<std::size_t> json_too_deep_at(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  if (const auto deep = json_too_deep_at(text))
+    throw Error(fmt::format("nested too deeply (more than {} levels)", kMaxJsonDepth),
+                location_of_offset(text, *deep, file));
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::out_of_range& e) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,7 +20,15 @@ namespace mctsat {
 SourceLocation location_of_offset(std::string_view text, std::size_t offset,
                                   const std::string& file);
 
-// Parses text; a syntax error becomes an Error at file:line:col.
+// The deepest nesting of arrays and objects a JSON input may have. nlohmann parses any depth,
+// but writing a value (dump) recurses once per level: 200,000 levels overflowed the stack.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
+// The offset of the first `[` or `{` nested deeper than kMaxJsonDepth (outside strings), if any.
+std::optional<std::size_t> json_too_deep_at(std::string_view text);
+
+// Parses text; a syntax error, or nesting deeper than kMaxJsonDepth, becomes an Error at
+// file:line:col.
 nlohmann::json parse_json_text(std::string_view text, const std::string& file);
 
 // Where `"key": "value"` first appears in text (to point at the object a semantic error is

@@ -1,8 +1,10 @@
 // Hostile input end to end: crafted models, configs, profiles and options that used to crash
 // mctsat (SIGFPE, std::bad_alloc, nlohmann exceptions, thread explosions) or grow its memory
-// without bound must give a one-line located error and an exit status from 1 to 127; outputs
-// are written only when every check passed, as a set, never onto a read-only file.
+// without bound must give a one-line located error and an exit status from 1 to 127; time limits
+// hold on large graphs; outputs are written only when every check passed, as a set, never onto a
+// read-only file.
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +13,8 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.hpp"
 
@@ -96,6 +100,11 @@ TEST_CASE("JSON values of the wrong type or out of range are located errors") {
     "description": "d", "peak_flops": 1e400, "memory_bandwidth": 1e9,
     "launch_overhead_s": 1e-6, "saturation_elements": 10})");
   check_error(run_mctsat("optimize demo --device " + profile), profile + ":2:");
+  // Nesting beyond any input's need: the bench config reader's message showed the value, and
+  // writing 200,000 nested arrays overflowed the stack (SIGSEGV).
+  const std::string deep =
+      write(scratch, "deep.json", std::string(200000, '[') + std::string(200000, ']'));
+  check_error(run_mctsat("bench " + deep + " --list"), deep + ":1:257: error: nested too deeply");
 }
 
 TEST_CASE("a device profile with an absurd peak is refused, not an assertion") {
@@ -134,6 +143,42 @@ TEST_CASE("--memory-limit bounds what a search holds, matches and reward extract
     CHECK(peak > 0);
     CHECK(peak < 60 + 60);
   }
+}
+
+TEST_CASE("--seconds and --ilp-seconds hold on graphs of thousands of operators") {
+  const Scratch scratch("mctsat-hostile-time");
+  // A chain of 5,000 relu and tanh. TASO's expansion (also mcts's taso_graph phase, the default)
+  // builds a copy of the graph for every match, and a multi-pattern rule's join of two independent
+  // patterns holds the product of their matches: the search ran minutes past --seconds and a 3 GB
+  // address space ran out within seconds.
+  std::string graph = kGraphHead + R"({"name": "n0", "op": "input", "attrs": {"shape": [4, 4]}})";
+  for (int i = 1; i <= 5000; ++i)
+    graph += fmt::format(R"(, {{"name": "n{}", "op": "{}", "inputs": ["n{}"]}})", i,
+                         i % 2 == 0 ? "relu" : "tanh", i - 1);
+  const std::string chain = write(scratch, "chain.json", graph + R"(], "outputs": ["n5000"]})");
+  const CliResult r = run_shell("ulimit -v 3000000; " + std::string(MCTSAT_BINARY) + " optimize " +
+                                chain + " --seconds 4 --ilp-seconds 1 --json --quiet");
+  CAPTURE(r.output.substr(0, 2000));
+  REQUIRE(r.status == 0);
+  const auto report = nlohmann::json::parse(r.output);
+  CHECK(report["taso"]["stop_reason"] == "time limit");
+
+  // CBC's presolve of a chain of 50,000 classes does not look at its time limit (90 s for a limit
+  // of 1 s): the solver is stopped, the warm start kept and the detail says so.
+  const std::string egraph = scratch.file("chain-egraph.json");
+  {
+    std::ofstream out(egraph);
+    out << R"({"nodes": {"n0": {"op": "x", "children": [], "eclass": "c0", "cost": 1})";
+    for (int i = 1; i < 50000; ++i)
+      out << fmt::format(R"(, "n{}": {{"op": "f", "children": ["n{}"], "eclass": "c{}"}})", i,
+                         i - 1, i);
+    out << R"(}, "root_eclasses": ["c49999"]})";
+  }
+  const nlohmann::json ilp =
+      run_json("extract " + egraph + " --extractor ilp --ilp-seconds 1 --json")["results"][0];
+  CAPTURE(ilp.dump());
+  CHECK(contains(ilp["detail"].get<std::string>(), "did not return within the time limit"));
+  CHECK(ilp["dag_cost"] == 50000);
 }
 
 TEST_CASE("thread counts beyond the machine and malformed numbers are refused") {
@@ -198,6 +243,12 @@ TEST_CASE("nothing is written when a check fails, and outputs are written as a s
   std::string kept;
   std::getline(in, kept);
   CHECK(kept == "keep me");
+  // Nor is a device or pipe replaced (renamed onto, /dev/full became a regular file).
+  const std::string fifo = scratch.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0666) == 0);
+  check_error(run_mctsat("optimize demo --strategy greedy --export-egraph " + fifo),
+              "not a regular file");
+  CHECK(fs::is_fifo(fifo));
 }
 
 TEST_CASE("bench: a resume repairs a torn line, refuses another study's records") {
@@ -236,8 +287,23 @@ TEST_CASE("bench: a resume repairs a torn line, refuses another study's records"
   // A record with a null status is skipped with a warning by the report, not a crash.
   std::ofstream(runs, std::ios::app)
       << R"({"study": "tiny", "id": "y", "index": 7, "status": null})" << '\n';
+  // So is one whose fields have types the report does not expect (it failed the whole report with
+  // nlohmann's "type must be string, but is number").
+  std::ofstream(runs, std::ios::app)
+      << R"({"study": "tiny", "id": "z", "index": 8, "status": "ok", "model": 5})" << '\n';
   r = run_mctsat("bench report " + out + " --no-plots --quiet");
   CAPTURE(r.output);
   CHECK(r.status == 0);
   CHECK(contains(r.output, "skipped a malformed record"));
+  CHECK(
+      contains(r.output, "skipped the record of run 'z': invalid JSON value: type must be string"));
+
+  // Records skipped are reported also when nothing is left to report on.
+  const std::string bad = scratch.file("bad");
+  fs::create_directories(bad);
+  std::ofstream(bad + "/runs.jsonl")
+      << R"({"study": "tiny", "id": "a", "index": 0, "x": 1e400})" << '\n';
+  r = run_mctsat("bench report " + bad + " --no-plots");
+  check_error(r, "no run records to report on");
+  CHECK(contains(r.output, "runs.jsonl:1: skipped a malformed record"));
 }

@@ -1,5 +1,5 @@
 // SIGINT and SIGTERM stop mctsat cleanly: exit 130 / 143, no output file, no temporary left and
-// no child process (a bench run, a solver) left running.
+// no child process (a bench run, the ILP's CBC solver) left running.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -93,5 +93,40 @@ TEST_CASE("Ctrl-C stops a bench study, its runs with it") {
   reap_orphans();
   CHECK_FALSE(has_children());
   CHECK_FALSE(fs::exists(out + "/runs.jsonl"));
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+TEST_CASE("SIGINT and SIGTERM during the ILP kill its CBC process") {
+  REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+  const Scratch scratch("mctsat-signals-ilp");
+  // A chain of 50,000 classes: CBC's presolve of it takes far longer than the signal's delay.
+  const std::string egraph = scratch.file("chain.json");
+  {
+    std::ofstream out(egraph);
+    out << R"({"nodes": {"n0": {"op": "x", "children": [], "eclass": "c0"})";
+    for (int i = 1; i < 50000; ++i)
+      out << ", \"n" << i << R"(": {"op": "f", "children": ["n)" << i - 1 << R"("], "eclass": "c)"
+          << i << "\"}";
+    out << R"(}, "root_eclasses": ["c49999"]})";
+  }
+  for (const int signal : {SIGINT, SIGTERM}) {
+    const pid_t pid =
+        start_mctsat({"extract", egraph, "--extractor", "ilp", "--ilp-seconds", "120"});
+    // Until mctsat has started its CBC process (the warm start comes first).
+    const std::string children =
+        "/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children";
+    std::string solver;
+    for (int wait = 0; wait < 600 && solver.empty(); ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::ifstream in(children);
+      std::getline(in, solver);
+    }
+    CHECK_FALSE(solver.empty());
+    ::kill(pid, signal);  // to mctsat only: its solver must end with it
+    CHECK(exit_status_of(pid) == 128 + signal);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    reap_orphans();
+    CHECK_FALSE(has_children());
+  }
   ::prctl(PR_SET_CHILD_SUBREAPER, 0);
 }

@@ -135,6 +135,19 @@ TEST_CASE("a right-hand side of another shape than its match is rejected, never 
   CHECK(s.report.iterations[0].rules[1].apply.rejected == 1);
   CHECK(s.applied.at("unsound") == 0);
   CHECK(s.applied.at("guarded") == 0);
+
+  // The other direction: where the three shapes agree, the guard holds and the rule fires.
+  const dsl::RuleSet guarded = rules_from(
+      "rule guarded: (concat 1 2 (ewadd ?x1 ?x2) (ewadd ?x2 ?x3))\n"
+      "  => (ewadd (concat 1 2 ?x1 ?x2) (concat 1 2 ?x2 ?x3))\n"
+      "  where same_shape(?x1, ?x2) and same_shape(?x2, ?x3)\n");
+  GraphBuilder same;
+  const auto y2 = same.input("y2", {2, 2});
+  same.output("y", same.concat(1, {same.ewadd(same.input("y1", {2, 2}), y2),
+                                   same.ewadd(y2, same.input("y3", {2, 2}))}));
+  const Saturated fired = saturate(std::move(same).finish(), guarded, 1);
+  CHECK(fired.applied.at("guarded") == 1);
+  CHECK(fired.report.iterations[0].rules[0].apply.rejected == 0);
 }
 
 TEST_CASE("TENSAT's two-argument split takes its sizes from the matched roots") {

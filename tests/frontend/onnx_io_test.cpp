@@ -248,6 +248,25 @@ TEST_CASE("bad ONNX input is a clear error naming the file and the node") {
       frontend::graph_from_onnx(bytes_of(dynamic), "dynamic.onnx", {{"image", {3, 8, 8}}}),
       doctest::Contains("input 'image' has rank 4, the given shape rank 3"), Error);
 
+  // An element type mctsat has no semantics for: no --input-shape hint, which would not help.
+  onnx::ModelProto bfloat16 = model_shell();
+  add_value_info(bfloat16.mutable_graph()->add_input(), "image", {2, 2});
+  add_value_info(bfloat16.mutable_graph()->add_output(), "y", {2, 2});
+  add_node(*bfloat16.mutable_graph(), "Relu", {"image"}, {"y"});
+  for (auto* info :
+       {bfloat16.mutable_graph()->mutable_input(0), bfloat16.mutable_graph()->mutable_output(0)})
+    info->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BFLOAT16);
+  try {
+    frontend::graph_from_onnx(bytes_of(bfloat16), "bfloat16.onnx");
+    FAIL("a BFLOAT16 input was imported");
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    CAPTURE(message);
+    CHECK(message.find("graph input 'image' cannot be imported: its element type BFLOAT16 is not "
+                       "supported") != std::string::npos);
+    CHECK(message.find("--input-shape") == std::string::npos);
+  }
+
   onnx::ModelProto future = classifier();
   future.mutable_opset_import(0)->set_version(99);
   CHECK_THROWS_AS(frontend::graph_from_onnx(bytes_of(future), "future.onnx"), Error);

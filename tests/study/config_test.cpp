@@ -5,9 +5,11 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "study/config.hpp"
 #include "support/error.hpp"
+#include "support/files.hpp"
 
 using mctsat::study::parse_study;
 using mctsat::study::Study;
@@ -271,6 +273,28 @@ TEST_CASE("a model file's input shapes are read and change its runs' ids") {
   CHECK(shaped.runs[0].id != plain.runs[0].id);
 }
 
+TEST_CASE("a grid of more runs than kMaxGridRuns is refused before it is expanded") {
+  // A million runs took 45 s and 2.4 GB to expand (even for --list), with nothing printed.
+  std::string hundred = "[1";
+  for (int i = 2; i <= 100; ++i) hundred += fmt::format(", {}", i);
+  hundred += "]";
+  const std::string sweep = R"({"name": "t", "models": ["demo"], "configurations": [{"name": "m",
+    "strategy": "mcts", "sweep": {"mcts.simulations": )" +
+                            hundred + R"(, "mcts.max_steps": )" + hundred +
+                            R"(, "mcts.rollout_depth": )" + hundred + "}}]}";
+  CHECK(error_of(sweep).find("/configurations/0/sweep/mcts.simulations: the sweep has more "
+                             "than 100000 points") != std::string::npos);
+  // 10,000 sweep points x 20 seeds.
+  std::string seeds = "[1";
+  for (int i = 2; i <= 20; ++i) seeds += fmt::format(", {}", i);
+  const std::string grid = R"({"name": "t", "models": ["demo"], "seeds": )" + seeds +
+                           R"(], "configurations": [{"name": "m", "strategy": "mcts",
+    "sweep": {"mcts.simulations": )" +
+                           hundred + R"(, "mcts.max_steps": )" + hundred + "}}]}";
+  CHECK(error_of(grid).find("the grid holds 200000 runs, more than the 100000") !=
+        std::string::npos);
+}
+
 TEST_CASE("the shipped configs load") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(MCTSAT_SOURCE_DIR) / "bench" / "configs";
@@ -286,4 +310,13 @@ TEST_CASE("the shipped configs load") {
   for (const char* name :
        {"smoke", "paper-table2", "extraction-ablation", "node-limit", "rollout", "threads"})
     CHECK(names.count(name) == 1);
+  // Downloaded models are named in build/test-models, which every build tree's fixtures fill: a
+  // config naming one preset's build directory would load only in that preset's tree.
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    CAPTURE(entry.path().string());
+    const std::string text = mctsat::read_text_file(entry.path().string());
+    for (const char* preset : {"build/release/", "build/debug/"})
+      CHECK(text.find(preset) == std::string::npos);
+  }
 }

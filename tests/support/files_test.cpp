@@ -1,6 +1,8 @@
 // Reading user files with errors that name them; atomic writes.
 #include <filesystem>
 
+#include <sys/stat.h>
+
 #include <doctest/doctest.h>
 
 #include "support/error.hpp"
@@ -51,7 +53,7 @@ TEST_CASE("devices, pipes and files beyond the bound are not read") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("outputs are written as a set: all or none, never onto a read-only file") {
+TEST_CASE("outputs are written as a set: all or none, never onto a read-only file or a device") {
   const fs::path dir = fs::temp_directory_path() / "mctsat-test-files-set";
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -75,6 +77,14 @@ TEST_CASE("outputs are written as a set: all or none, never onto a read-only fil
       check_output_paths({{"-o", a}, {"--report", (dir / "." / "a.txt").string()}}),
       doctest::Contains("-o and --report name the same file"), Error);
   CHECK_NOTHROW(check_output_paths({{"-o", a}, {"--report", (dir / "c.txt").string()}}));
+  // Nor is anything but a regular file replaced: renaming onto /dev/full replaced the device.
+  const std::string fifo = (dir / "fifo").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0666) == 0);
+  CHECK_THROWS_WITH_AS(write_file_atomically(fifo, "X"),
+                       doctest::Contains("a device, pipe or socket, not a regular file"), Error);
+  CHECK_THROWS_WITH_AS(check_output_paths({{"--export-egraph", fifo}}),
+                       doctest::Contains("--export-egraph names a device, pipe or socket"), Error);
+  CHECK(fs::is_fifo(fifo));
   fs::remove_all(dir);
 }
 

@@ -1,6 +1,7 @@
 // run_isolated: the child's answer comes back whole (also a large one, beyond a pipe's buffer);
 // a child killed by a signal is reported, not fatal; a child that throws or exits early is an
-// error; the calling process's state is untouched by the child.
+// error; a child past its deadline is killed; the calling process's state is untouched by the
+// child.
 #include <csignal>
 #include <cstdlib>
 #include <stdexcept>
@@ -68,4 +69,21 @@ TEST_CASE("calls from several threads each get their own answer") {
     });
   for (std::thread& thread : threads) thread.join();
   CHECK(answers == std::vector<double>{0.0, 10.0, 20.0, 30.0});
+}
+
+TEST_CASE("a child still running at its deadline is killed, and the outcome says so") {
+  // The child would sleep for a minute; the caller waits a fifth of a second.
+  const IsolatedOutcome late = run_isolated(
+      [] {
+        ::sleep(60);
+        return std::vector<double>{1.0};
+      },
+      0.2);
+  CHECK(late.timed_out);
+  CHECK(late.values.empty());
+  CHECK(late.crash_signal == 0);
+  // A child that answers in time is not cut short.
+  const IsolatedOutcome prompt = run_isolated([] { return std::vector<double>{2.0}; }, 30.0);
+  CHECK_FALSE(prompt.timed_out);
+  CHECK(prompt.values == std::vector<double>{2.0});
 }

@@ -57,3 +57,18 @@ TEST_CASE("read_json_fields turns nlohmann's type errors into errors naming the 
   }
   CHECK(read_json_fields("v.json", [&] { return doc["version"].get<std::string>(); }) == "1");
 }
+
+TEST_CASE("nesting deeper than kMaxJsonDepth is an error where it goes too deep") {
+  // 200,000 nested arrays parsed, then overflowed the stack when a message showed the value.
+  const std::string deep = std::string(200'000, '[') + std::string(200'000, ']');
+  CHECK_THROWS_WITH_AS(parse_json_text(deep, "deep.json"),
+                       doctest::Contains("deep.json:1:257: error: nested too deeply (more than "
+                                         "256 levels)"),
+                       Error);
+  // Exactly the limit parses; brackets inside strings do not count.
+  const std::string limit = std::string(256, '[') + std::string(256, ']');
+  CHECK(parse_json_text(limit, "limit.json").is_array());
+  CHECK(parse_json_text(R"({"a": "[[[[\"[[[[", "b": [1]})", "s.json")["b"][0] == 1);
+  CHECK_FALSE(json_too_deep_at("[\"" + std::string(300, '[') + "\"]"));
+  CHECK(json_too_deep_at(std::string(257, '{')) == 256);
+}
