@@ -17,6 +17,7 @@
 #include "dsl/rule_library.hpp"
 #include "support/error.hpp"
 #include "verify/verifier.hpp"
+#include "verify/verify_cache.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -77,6 +78,12 @@ void run(const VerifyCliOptions& o) {
   if (!o.no_cache)
     options.cache_dir =
         o.cache_dir.empty() ? verify::default_cache_dir() : std::optional<std::string>(o.cache_dir);
+  if (options.cache_dir)
+    if (const auto why = verify::VerifyCache(*options.cache_dir).unwritable())
+      fmt::print(
+          stderr,
+          "warning: the verification cache {} cannot be written ({}): results are not cached\n",
+          *options.cache_dir, *why);
   const bool live = isatty(STDERR_FILENO) == 1;
   if (!o.json)
     options.on_verified = [live](const verify::EquationReport& r, std::size_t done,
@@ -117,20 +124,21 @@ void run(const VerifyCliOptions& o) {
                       {"cached", r.cached},
                       {"unverified", r.unverified()},
                       {"failed", r.failed()}});
-    std::cout << nlohmann::json({{"results", list},
-                                 {"summary",
-                                  {{"rules", rules.size()},
-                                   {"axioms", axioms.size()},
-                                   {"failed", failed},
-                                   {"cached", cached},
-                                   {"rule_shape", shape[0].json()},
-                                   {"rule_proof", proof.json()},
-                                   {"rule_numeric", numeric[0].json()},
-                                   {"axiom_shape", shape[1].json()},
-                                   {"axiom_numeric", numeric[1].json()},
-                                   {"proof_axioms",
-                                    {{"count", library.axioms.size()}, {"from", targets.axioms_source}}},
-                                   {"seconds", seconds}}}})
+    std::cout << nlohmann::json(
+                     {{"results", list},
+                      {"summary",
+                       {{"rules", rules.size()},
+                        {"axioms", axioms.size()},
+                        {"failed", failed},
+                        {"cached", cached},
+                        {"rule_shape", shape[0].json()},
+                        {"rule_proof", proof.json()},
+                        {"rule_numeric", numeric[0].json()},
+                        {"axiom_shape", shape[1].json()},
+                        {"axiom_numeric", numeric[1].json()},
+                        {"proof_axioms",
+                         {{"count", library.axioms.size()}, {"from", targets.axioms_source}}},
+                        {"seconds", seconds}}}})
                      .dump(2)
               << '\n';
   } else {

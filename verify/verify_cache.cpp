@@ -1,6 +1,10 @@
 // The on-disk verification cache (see verify_cache.hpp).
 #include "verify/verify_cache.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -51,6 +55,15 @@ std::optional<CachedChecks> VerifyCache::load(const std::string& key) const {
       !from_json(j.value("numeric", nlohmann::json()), checks.numeric))
     return std::nullopt;
   return checks;
+}
+
+std::optional<std::string> VerifyCache::unwritable() const {
+  std::error_code error;
+  std::filesystem::create_directories(directory_, error);
+  if (error) return error.message();
+  if (!std::filesystem::is_directory(directory_, error)) return "not a directory";
+  if (::access(directory_.c_str(), W_OK) != 0) return std::strerror(errno);
+  return std::nullopt;
 }
 
 void VerifyCache::store(const std::string& key, const CachedChecks& checks) const {

@@ -23,6 +23,9 @@ class VerifyCache {
   void store(const std::string& key, const CachedChecks& checks) const;
   // A file-name key from the text of everything the result depends on.
   static std::string key_of(const std::string& identity);
+  // Why entries cannot be stored (the directory cannot be created or is not writable), or
+  // nullopt when they can: stores fail silently, so a command says this once up front.
+  std::optional<std::string> unwritable() const;
 
  private:
   std::string directory_;

@@ -68,6 +68,18 @@ TEST_CASE("optimize --verify-rules refuses a rule that fails, naming it") {
   std::filesystem::remove_all(cache);
 }
 
+TEST_CASE("verify says when its cache cannot be written, and still verifies") {
+  const CliResult r = run_mctsat("verify " + kSourceDir +
+                                 "/rules/taso --only ewadd-comm --cache-dir /dev/null/cache");
+  CHECK(r.status == 0);
+  CHECK(r.output.find("warning: the verification cache /dev/null/cache cannot be written") !=
+        std::string::npos);
+  const CliResult fine = run_mctsat("verify " + kSourceDir +
+                                    "/rules/taso --only ewadd-comm --cache-dir " + fresh_cache());
+  CHECK(fine.status == 0);
+  CHECK(fine.output.find("cannot be written") == std::string::npos);
+}
+
 TEST_CASE("verify reports bad arguments clearly") {
   const CliResult unknown_rule =
       run_mctsat("verify " + kSourceDir + "/rules/taso --only no-such-rule --no-cache");
