@@ -28,6 +28,7 @@ struct VerifyCliOptions {
   verify::VerifyOptions verify;
   unsigned timeout_ms = 500;
   std::string cache_dir;
+  std::string axioms;  // --axioms: the axioms proofs use instead of the shipped ones
   bool no_cache = false, json = false, verbose = false;
 };
 
@@ -65,8 +66,14 @@ struct Tally {
 void run(const VerifyCliOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   dsl::RuleLibrary library = dsl::load_rules_or_throw(o.paths);
+  if (!o.axioms.empty() && !library.axioms.empty())
+    throw Error(
+        fmt::format("--axioms {}: the files given already declare {} axioms (proofs use "
+                    "one set: name the axioms file either way, not both)",
+                    o.axioms, library.axioms.size()));
   const verify::VerifyTargets targets =
-      verify::verify_targets(library, o.only, "--only", default_rule_path() + "/axioms.rules");
+      verify::verify_targets(library, o.only, "--only",
+                             o.axioms.empty() ? default_rule_path() + "/axioms.rules" : o.axioms);
   const std::vector<dsl::CheckedRule>& rules = targets.rules;
   const std::vector<dsl::CheckedAxiom>& axioms = targets.axioms;
   const std::string axioms_note =
@@ -214,6 +221,9 @@ void add_verify_command(CLI::App& app) {
   command->add_option("--cache-dir", o->cache_dir,
                       "Cache directory (default: $XDG_CACHE_HOME/mctsat/verify)");
   command->add_flag("--no-cache", o->no_cache, "Neither read nor write the cache");
+  command->add_option("--axioms", o->axioms,
+                      "Axioms file the proofs use (default: the shipped rules/axioms.rules, when "
+                      "the files given declare no axioms)");
   command->callback([o] { run(*o); });
 }
 

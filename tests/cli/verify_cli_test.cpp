@@ -80,6 +80,19 @@ TEST_CASE("verify says when its cache cannot be written, and still verifies") {
   CHECK(fine.output.find("cannot be written") == std::string::npos);
 }
 
+TEST_CASE("verify --axioms names the axioms the proofs use") {
+  const std::string rules = kSourceDir + "/rules/taso";
+  const CliResult own =
+      run_mctsat("verify " + rules + "/concat.rules --only concat-02 --no-cache " + "--axioms " +
+                 rules + "/axioms.rules");
+  CHECK(own.status == 0);
+  CHECK(own.output.find("from " + rules + "/axioms.rules") != std::string::npos);
+  const CliResult both = run_mctsat("verify " + rules + "/axioms.rules " + rules +
+                                    "/concat.rules --no-cache --axioms " + rules + "/axioms.rules");
+  CHECK(both.status != 0);
+  CHECK(both.output.find("--axioms") != std::string::npos);
+}
+
 TEST_CASE("verify reports bad arguments clearly") {
   const CliResult unknown_rule =
       run_mctsat("verify " + kSourceDir + "/rules/taso --only no-such-rule --no-cache");
