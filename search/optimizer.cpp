@@ -42,7 +42,7 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
   OptimizeResult result;
   result.original_cost = tensor::graph_cost(graph, model);
   const auto start = Clock::now();
-  // An ILP reward must not outlast the search budget (mcts checks its deadline between waves of
+  // An ILP reward must not outlast the search budget (mcts checks its deadline between
   // simulations, and a rollout may extract ten times): its time limit shrinks to what is left.
   const StateCost reward = [&](const tensor::TensorEGraph& s) {
     const extract::Problem problem = extract::problem_from_tensor(s, model);

@@ -66,7 +66,7 @@ TEST_CASE("parallel mcts is deterministic and independent of the thread count fo
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
   const Run sequential = run(rules, 1, 1);
   CHECK_FALSE(sequential.rules.empty());
-  const Run two = run(rules, 2, 0);  // waves of 2
+  const Run two = run(rules, 2, 0);  // 2 in flight
   CHECK(two == run(rules, 2, 0));
   CHECK(two == run(rules, 1, 2));
   CHECK_FALSE(two.rules.empty());
@@ -83,7 +83,7 @@ TEST_CASE(
   const dsl::RuleLibrary library =
       dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
-  // One simulation per wave: before the pipeline, the wave's critical path was the simulation's
+  // One simulation in flight: before the pipeline, the critical path was the simulation's
   // whole CPU time; now a rollout's extractions run beside its rule applications.
   const Run sequential = run(rules, 1, 1);
   CHECK(sequential.simulation_seconds > 0);
