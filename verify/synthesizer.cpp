@@ -406,10 +406,14 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     report.verify_seconds += since(t0);
     // A merge rule follows from its concat rule and the laws of split, so a counterexample to
     // the merge refutes the concat rule too (its own numeric samples missed it): both go.
+    // Each merge candidate is named after its concat rule plus "-merge" (merge_rules.hpp).
+    std::vector<std::string> sources;
+    for (const WrittenRule& merge : merges)
+      sources.push_back(merge.name.substr(0, merge.name.size() - std::string("-merge").size()));
     std::set<std::string> refuted;
     for (std::size_t k = 0; k < merges.size(); ++k) {
       if (results[k].pass) continue;
-      const std::string source = merges[k].name.substr(0, merges[k].name.size() - 6);
+      const std::string& source = sources[k];
       report.rejected.push_back({merges[k].lhs + " => " + merges[k].rhs, results[k].reason});
       for (const auto& rule : report.rules)
         if (rule.name == source) {
@@ -422,7 +426,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     const std::size_t singles = report.rules.size();
     for (std::size_t k = 0; k < merges.size(); ++k) {
       if (!results[k].pass) continue;
-      const std::string source = merges[k].name.substr(0, merges[k].name.size() - 6);
+      const std::string& source = sources[k];
       WrittenRule rule = merges[k];
       rule.name = fmt::format("{}-merge-{:03}", options.ruleset, report.merges + 1);
       for (std::size_t i = 0; i < singles; ++i)
