@@ -1,5 +1,5 @@
-// Fork-per-job execution with deadlines (poll + SIGKILL), RLIMIT_AS memory limits and wait4()
-// resource usage.
+// Fork-per-job execution with deadlines (poll + SIGKILL), RLIMIT_AS memory limits, wait4()
+// resource usage and a deferred interrupt's early stop.
 #include "study/isolated_runs.hpp"
 
 #include <fcntl.h>
@@ -139,6 +139,22 @@ IsolatedOutcome finish(Child& child, const IsolatedJob& job) {
   return outcome;
 }
 
+// A running job stopped because the harness was interrupted: killed and reaped.
+IsolatedOutcome interrupted(Child& child, int signal) {
+  ::kill(child.pid, SIGKILL);
+  ::close(child.fd);
+  int status = 0;
+  rusage usage{};
+  while (::wait4(child.pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  IsolatedOutcome outcome;
+  outcome.status = "interrupted";
+  outcome.message = fmt::format("stopped by {}", signal == SIGINT ? "SIGINT" : "SIGTERM");
+  outcome.wall_seconds = std::chrono::duration<double>(Clock::now() - child.start).count();
+  outcome.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  return outcome;
+}
+
 }  // namespace
 
 bool memory_limits_enforced() {
@@ -167,6 +183,10 @@ void run_isolated(std::size_t count, std::size_t parallel,
   std::size_t next = 0;
   auto last_tick = Clock::now();
   while (next < count || !running.empty()) {
+    if (const int signal = deferred_interrupt(); signal != 0) {
+      for (Child& child : running) done(child.index, interrupted(child, signal));
+      return;
+    }
     while (next < count && running.size() < parallel) {
       jobs[next] = job(next);
       int fds[2];
@@ -211,6 +231,8 @@ void run_isolated(std::size_t count, std::size_t parallel,
     const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(timeout_ms));
     if (ready < 0 && errno != EINTR)
       throw Error(fmt::format("poll failed: {}", std::strerror(errno)));
+    // A Ctrl-C reaches the runs too: their ends are the interrupt's, not crashes.
+    if (deferred_interrupt() != 0) continue;
     std::vector<std::size_t> ended;
     for (std::size_t i = 0; i < running.size(); ++i) {
       Child& c = running[i];

@@ -30,7 +30,7 @@ struct IsolatedJob {
 };
 
 struct IsolatedOutcome {
-  std::string status;     // ok | error | timeout | memory | crashed
+  std::string status;     // ok | error | timeout | memory | crashed | interrupted
   nlohmann::json result;  // what work() returned (status ok)
   std::string message;    // why it failed
   double wall_seconds = 0;
@@ -40,6 +40,8 @@ struct IsolatedOutcome {
 // Runs jobs 0..count-1 with at most `parallel` children at once, in index order. `job(i)` is asked
 // for job i when it is about to start; `done(i, outcome)` is called in the parent as each one ends
 // (in completion order); `tick()` is called at least every half second while jobs run.
+// When a caller's DeferInterrupts guard holds back a SIGINT or SIGTERM (deferred_interrupt()), no
+// further job starts, the running ones are killed and reported as "interrupted", and it returns.
 void run_isolated(std::size_t count, std::size_t parallel,
                   const std::function<IsolatedJob(std::size_t)>& job,
                   const std::function<void(std::size_t, const IsolatedOutcome&)>& done,

@@ -9,16 +9,17 @@
 
 #include <fmt/format.h>
 
-#include "study/isolated_runs.hpp"
-#include "study/machine_info.hpp"
-#include "study/onnxruntime_measurement.hpp"
-#include "study/run_records.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
 #include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
+#include "study/isolated_runs.hpp"
+#include "study/machine_info.hpp"
+#include "study/onnxruntime_measurement.hpp"
+#include "study/run_records.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
+#include "support/interrupt.hpp"
 #include "tensor/graph_stats.hpp"
 #include "verify/verifier.hpp"
 
@@ -167,7 +168,9 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
                                                : std::string("without a name"),
                               study.name),
                   SourceLocation::at(options.out_dir));
-    if (!options.retry_failed || record.value("status", "") == "ok")
+    // A run the harness's interrupt stopped is always run again.
+    const std::string status = record.value("status", "");
+    if (status == "ok" || (!options.retry_failed && status != "interrupted"))
       recorded.insert(record["id"].get<std::string>());
   }
   for (const auto& warning : warnings) progress_out << "warning: " << warning << '\n';
@@ -242,6 +245,10 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
   Progress progress(progress_out, pending.size(), options.interactive);
   progress.redraw();
 
+  // SIGINT or SIGTERM: the running runs are recorded as interrupted before the process exits
+  // (with 128 + the signal, when this guard ends).
+  const DeferInterrupts record_before_exit;
+  std::size_t interrupted = 0;
   run_isolated(
       pending.size(), options.jobs,
       [&](std::size_t i) {
@@ -313,6 +320,7 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
         if (outcome.status == "ok" && fs::exists(log, ignored) && fs::file_size(log, ignored) == 0)
           fs::remove(log, ignored);
         ++summary.ran;
+        if (outcome.status == "interrupted") ++interrupted;
         const bool failed = outcome.status != "ok";
         if (failed) ++summary.failed;
         // As `mctsat bench --list` names a run: model / rules / configuration / cost / seed.
@@ -341,6 +349,10 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
     fs::remove(onnxruntime.script, ignored);
     if (fs::is_empty(out / "onnxruntime", ignored)) fs::remove(out / "onnxruntime", ignored);
   }
+  if (deferred_interrupt() != 0)
+    progress_out << fmt::format(
+        "stopped: {} running run{} recorded as interrupted in {} (--resume runs them again)\n",
+        interrupted, interrupted == 1 ? "" : "s", summary.results_file);
   return summary;
 }
 

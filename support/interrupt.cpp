@@ -49,8 +49,9 @@ void on_interrupt(int signal) {
   }
   for (FileSlot& slot : files)
     if (slot.owner.load() == self) ::unlink(slot.path);
-  write_stderr(signal == SIGINT ? "\nmctsat: interrupted (SIGINT): stopped, nothing written\n"
-                                : "\nmctsat: terminated (SIGTERM): stopped, nothing written\n");
+  write_stderr(signal == SIGINT
+                   ? "\nmctsat: interrupted (SIGINT): stopped, no partial output left\n"
+                   : "\nmctsat: terminated (SIGTERM): stopped, no partial output left\n");
   ::_exit(128 + signal);
 }
 
@@ -89,6 +90,10 @@ DeferInterrupts::~DeferInterrupts() {
   if (deferring.fetch_sub(1) == 1) {
     if (const int signal = pending_signal.exchange(0); signal != 0) on_interrupt(signal);
   }
+}
+
+int deferred_interrupt() {
+  return pending_signal.load();
 }
 
 InterruptKillsChild::InterruptKillsChild(pid_t child) : slot_(claim(children)) {

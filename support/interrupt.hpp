@@ -20,7 +20,8 @@ void install_interrupt_handlers();
 void reset_interrupts_after_fork();
 
 // While one exists, an interrupt waits: the handler notes the signal and the guard's destructor
-// acts on it. For steps that must not be cut in half (renaming a set of finished files into place).
+// acts on it. For steps that must not be cut in half (renaming a set of finished files into place)
+// and for loops that stop early on their own and record what they stopped (deferred_interrupt()).
 class DeferInterrupts {
  public:
   DeferInterrupts();
@@ -28,6 +29,9 @@ class DeferInterrupts {
   DeferInterrupts(const DeferInterrupts&) = delete;
   DeferInterrupts& operator=(const DeferInterrupts&) = delete;
 };
+
+// The signal (SIGINT or SIGTERM) a DeferInterrupts guard is holding back; 0 when none arrived.
+int deferred_interrupt();
 
 // Registers a child process to kill on interrupt for the guard's lifetime.
 class InterruptKillsChild {

@@ -1,5 +1,6 @@
 // SIGINT and SIGTERM stop mctsat cleanly: exit 130 / 143, no output file, no temporary left and
-// no child process (a bench run, the ILP's CBC solver) left running.
+// no child process (a bench run, the ILP's CBC solver) left running; bench records the runs it
+// stopped as interrupted, and --resume runs them again.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -21,10 +22,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Starts mctsat with `arguments` (split at spaces), its output discarded.
-pid_t start_mctsat(const std::vector<std::string>& arguments) {
+// Starts mctsat with `arguments`, its output discarded; in a process group of its own when asked
+// (a terminal's Ctrl-C reaches the whole group).
+pid_t start_mctsat(const std::vector<std::string>& arguments, bool own_group = false) {
   const pid_t pid = ::fork();
   if (pid == 0) {
+    if (own_group) ::setpgid(0, 0);
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, STDOUT_FILENO);
     ::dup2(null, STDERR_FILENO);
@@ -76,7 +79,7 @@ TEST_CASE("SIGINT and SIGTERM stop optimize with 130 / 143 and write nothing") {
   }
 }
 
-TEST_CASE("Ctrl-C stops a bench study, its runs with it") {
+TEST_CASE("Ctrl-C stops a bench study, its running runs recorded as interrupted") {
   REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
   const Scratch scratch("mctsat-signals-bench");
   const std::string config = scratch.file("slow.json");
@@ -85,14 +88,36 @@ TEST_CASE("Ctrl-C stops a bench study, its runs with it") {
       "mcts": {"simulations": 100000, "max_steps": 100000}}],
     "seeds": [1, 2], "limits": {"seconds": 120}})";
   const std::string out = scratch.file("out");
-  const pid_t pid = start_mctsat({"bench", config, "--out", out, "--jobs", "2", "--quiet"});
+  const auto interrupted_records = [&] {
+    std::ifstream in(out + "/runs.jsonl");
+    std::size_t count = 0, lines = 0;
+    for (std::string line; std::getline(in, line); ++lines)
+      if (line.find(R"("status":"interrupted")") != std::string::npos) ++count;
+    CHECK(count == lines);
+    return count;
+  };
+
+  // To the harness only: it stops its runs and records them.
+  pid_t pid = start_mctsat({"bench", config, "--out", out, "--jobs", "2", "--quiet"});
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  ::kill(pid, SIGINT);  // to the harness only: its runs must end with it
+  ::kill(pid, SIGINT);
   CHECK(exit_status_of(pid) == 130);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   reap_orphans();
   CHECK_FALSE(has_children());
-  CHECK_FALSE(fs::exists(out + "/runs.jsonl"));
+  CHECK(interrupted_records() == 2);
+
+  // --resume runs them again; a terminal's Ctrl-C reaches the runs as well as the harness, and
+  // the runs' ends are still the interrupt's, not crashes.
+  pid = start_mctsat({"bench", config, "--out", out, "--jobs", "2", "--quiet", "--resume"},
+                     /*own_group=*/true);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ::kill(-pid, SIGINT);
+  CHECK(exit_status_of(pid) == 130);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  reap_orphans();
+  CHECK_FALSE(has_children());
+  CHECK(interrupted_records() == 4);
   ::prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
