@@ -24,6 +24,8 @@ std::string_view status_name(Status status) {
       return "heuristic";
     case Status::kTimeLimit:
       return "time limit";
+    case Status::kMemoryLimit:
+      return "memory limit";
     case Status::kInfeasible:
       return "infeasible";
   }

@@ -33,10 +33,11 @@
 namespace mctsat::extract {
 
 enum class Status {
-  kOptimal,     // proven optimal (ilp, beam)
-  kHeuristic,   // a heuristic's extraction (greedy, paper, dag; beam when its bound is below)
-  kTimeLimit,   // ilp stopped at its time limit: the best extraction found, optimality not proven
-  kInfeasible,  // some root has no acyclic extraction from non-forbidden nodes
+  kOptimal,      // proven optimal (ilp, beam)
+  kHeuristic,    // a heuristic's extraction (greedy, paper, dag; beam when its bound is below)
+  kTimeLimit,    // ilp stopped at its time limit: the best extraction found, optimality not proven
+  kMemoryLimit,  // ilp's solver ran out of its memory: the best extraction found, not proven
+  kInfeasible,   // some root has no acyclic extraction from non-forbidden nodes
 };
 std::string_view status_name(Status status);  // "optimal", "heuristic", "time limit", ...
 
@@ -62,7 +63,10 @@ struct Result {
 
 struct ExtractorOptions {
   double time_limit_seconds = 10.0;  // ilp: wall time for all solves together
-  std::size_t max_passes = 64;       // dag: improvement passes at most
+  // ilp: how far the CBC process's address space may grow (bytes); an allocation beyond it stops
+  // CBC and the best extraction so far is kept.
+  std::size_t solver_memory_bytes = std::numeric_limits<std::size_t>::max();
+  std::size_t max_passes = 64;  // dag: improvement passes at most
   // dag: the most memory the per-class cost sets may take (bytes); above it the DAG-aware greedy
   // phase is skipped and improvement starts from the tree-cost greedy extraction.
   std::size_t max_set_bytes = std::size_t{1} << 30;

@@ -116,8 +116,9 @@ struct SolveOutcome {
   std::vector<double> solution;  // empty when CBC found none
   double bound = -COIN_DBL_MAX;  // in scaled units
   bool optimal = false;
-  int crash_signal = 0;    // the signal that killed the solving process, if one did
-  bool timed_out = false;  // the solving process overran its time limit and was killed
+  int crash_signal = 0;        // the signal that killed the solving process, if one did
+  bool timed_out = false;      // the solving process overran its time limit and was killed
+  bool out_of_memory = false;  // the solving process went beyond its memory budget
 };
 
 int no_callback(CbcModel*, int) {
@@ -188,10 +189,11 @@ constexpr double kSolverGraceSeconds = 1.0;
 // down; turning preprocessing off avoids it but loses NASRNN's proven optimum (46.94% in 9 s ->
 // 41.77% at the 10 s limit). A child also keeps CbcMain's global state to itself, so solves may
 // run concurrently. A crashed child yields no solution and its signal; a child still running
-// kSolverGraceSeconds after its time limit is killed and yields no solution.
+// kSolverGraceSeconds after its time limit is killed and yields no solution, as does one that
+// needs more than `memory_bytes` beyond what it inherits.
 SolveOutcome run_cbc_isolated(const Model& m, const std::vector<Cut>& cuts,
                               const std::vector<double>& cost, const std::vector<double>& start,
-                              double seconds) {
+                              double seconds, std::size_t memory_bytes) {
   const IsolatedOutcome isolated = run_isolated(
       [&] {
         const SolveOutcome outcome = run_cbc(m, cuts, cost, start, seconds);
@@ -199,11 +201,12 @@ SolveOutcome run_cbc_isolated(const Model& m, const std::vector<Cut>& cuts,
         answer.insert(answer.end(), outcome.solution.begin(), outcome.solution.end());
         return answer;
       },
-      seconds + kSolverGraceSeconds);
+      seconds + kSolverGraceSeconds, memory_bytes);
   SolveOutcome outcome;
   outcome.crash_signal = isolated.crash_signal;
   outcome.timed_out = isolated.timed_out;
-  if (outcome.crash_signal != 0 || outcome.timed_out) return outcome;
+  outcome.out_of_memory = isolated.out_of_memory;
+  if (outcome.crash_signal != 0 || outcome.timed_out || outcome.out_of_memory) return outcome;
   if (isolated.values.size() < 2) throw Error("the ILP solver's process sent an incomplete answer");
   outcome.optimal = isolated.values[0] != 0;
   outcome.bound = isolated.values[1];
@@ -285,7 +288,7 @@ void IlpExtractor::solve(const Problem& problem, Result& result) const {
   double best_cost = warm.dag_cost;
   result.warm_start_kept = true;
   std::vector<Cut> cuts;
-  bool proven = false;
+  bool proven = false, out_of_memory = false;
   double bound = -COIN_DBL_MAX;
   for (;;) {
     const double remaining =
@@ -303,8 +306,15 @@ void IlpExtractor::solve(const Problem& problem, Result& result) const {
         MCTSAT_ASSERT(column != kNone && "the warm start uses a node outside the model");
         x[column] = 1.0;
       }
-    const SolveOutcome outcome = run_cbc_isolated(m, cuts, cost, x, remaining);
+    const SolveOutcome outcome =
+        run_cbc_isolated(m, cuts, cost, x, remaining, options_.solver_memory_bytes);
     ++result.evaluations;
+    if (outcome.out_of_memory) {
+      out_of_memory = true;
+      result.detail =
+          "CBC ran out of its memory (the memory limit); the best extraction so far is kept";
+      break;
+    }
     if (outcome.timed_out) {
       result.detail =
           "CBC did not return within the time limit and was stopped; the best "
@@ -352,7 +362,9 @@ void IlpExtractor::solve(const Problem& problem, Result& result) const {
     // 40-60%); either may still prove the best extraction optimal.
     const double cbc = bound > -COIN_DBL_MAX ? bound / scale : 0.0;
     const double lower = std::max(cbc, FrontierSearch(problem).root_bound());
-    result.status = lower >= best_cost * (1 - 1e-12) ? Status::kOptimal : Status::kTimeLimit;
+    result.status = lower >= best_cost * (1 - 1e-12) ? Status::kOptimal
+                    : out_of_memory                  ? Status::kMemoryLimit
+                                                     : Status::kTimeLimit;
     result.lower_bound = std::min(lower, best_cost);
   }
 }

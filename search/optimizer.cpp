@@ -28,13 +28,14 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
   // (the machine's memory or a lower address-space limit): a search that would exhaust it stops
   // with "memory limit" instead of meeting the OOM killer. The dag extractor's class sets, which
   // grow with the square of the classes, get a quarter of the limit (beyond it they fall back to
-  // the tree-cost greedy).
+  // the tree-cost greedy); the ILP's CBC process gets the limit for itself.
   SearchLimits limits = options.limits;
   if (limits.memory_bytes == SearchLimits{}.memory_bytes)
     limits.memory_bytes = static_cast<std::size_t>(tensor::memory_budget_bytes() / 2);
   extract::ExtractorOptions extractor_options = options.extractor;
   extractor_options.max_set_bytes =
       std::min(extractor_options.max_set_bytes, limits.memory_bytes / 4);
+  extractor_options.solver_memory_bytes = limits.memory_bytes;
   const auto final_extractor = extract::make_extractor(options.final_extract, extractor_options);
   const auto reward_extractor = extract::make_extractor(options.extract, extractor_options);
   const auto strategy = make_strategy(options);

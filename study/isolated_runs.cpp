@@ -25,14 +25,7 @@
 
 #include "support/error.hpp"
 #include "support/interrupt.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define MCTSAT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MCTSAT_ASAN 1
-#endif
-#endif
+#include "support/isolated_call.hpp"
 
 namespace mctsat::study {
 namespace {
@@ -156,14 +149,6 @@ IsolatedOutcome interrupted(Child& child, int signal) {
 }
 
 }  // namespace
-
-bool memory_limits_enforced() {
-#ifdef MCTSAT_ASAN
-  return false;
-#else
-  return true;
-#endif
-}
 
 double current_rss_mb() {
   std::ifstream in("/proc/self/statm");

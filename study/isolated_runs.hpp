@@ -25,8 +25,8 @@ namespace mctsat::study {
 struct IsolatedJob {
   std::function<nlohmann::json()> work;  // runs in the child; throws mctsat::Error on bad input
   double seconds = 600;                  // wall-clock limit
-  std::size_t memory_mb = 0;             // address-space limit (0: none; see below)
-  std::string log_path;                  // the child's stdout and stderr ("" : discarded)
+  std::size_t memory_mb = 0;  // address-space limit (0: none; only when memory_limits_enforced())
+  std::string log_path;       // the child's stdout and stderr ("" : discarded)
 };
 
 struct IsolatedOutcome {
@@ -46,10 +46,6 @@ void run_isolated(std::size_t count, std::size_t parallel,
                   const std::function<IsolatedJob(std::size_t)>& job,
                   const std::function<void(std::size_t, const IsolatedOutcome&)>& done,
                   const std::function<void()>& tick = {});
-
-// Whether IsolatedJob::memory_mb is enforced: not under AddressSanitizer, whose shadow memory
-// reserves terabytes of address space (an address-space limit would stop every run).
-bool memory_limits_enforced();
 
 // The resident set of this process now, in MB.
 double current_rss_mb();

@@ -20,6 +20,7 @@
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "support/interrupt.hpp"
+#include "support/isolated_call.hpp"
 #include "tensor/graph_stats.hpp"
 #include "verify/verifier.hpp"
 

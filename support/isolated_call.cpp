@@ -1,18 +1,23 @@
-// run_isolated: fork, a pipe carrying {count, values...} as doubles (polled until the deadline),
-// waitpid.
+// run_isolated: fork, RLIMIT_AS in the child, a pipe carrying {count, values...} as doubles
+// (polled until the deadline), waitpid.
 #include "support/isolated_call.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cinttypes>
 #include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <limits>
 #include <mutex>
+#include <new>
 #include <optional>
 
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,8 +26,33 @@
 #include "support/error.hpp"
 #include "support/interrupt.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define MCTSAT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MCTSAT_ASAN 1
+#endif
+#endif
+
 namespace mctsat {
 namespace {
+
+// The exit status of a child whose work ran out of its memory budget (std::bad_alloc).
+constexpr int kOutOfMemoryStatus = 3;
+
+// Limits this (child) process's address space to what it has now plus `bytes`.
+void limit_address_space_growth(std::size_t bytes) {
+  if (bytes == std::numeric_limits<std::size_t>::max() || !memory_limits_enforced()) return;
+  std::uint64_t pages = 0;
+  if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%" SCNu64, &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  const auto now = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  rlimit limit{};
+  limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(now + bytes);
+  ::setrlimit(RLIMIT_AS, &limit);
+}
 
 // The child's side: computes, writes the answer, and leaves without unwinding the parent's stack
 // (which it shares a copy of) or running exit handlers.
@@ -33,6 +63,8 @@ namespace {
     message.reserve(values.size() + 1);
     message.push_back(static_cast<double>(values.size()));
     message.insert(message.end(), values.begin(), values.end());
+  } catch (const std::bad_alloc&) {
+    ::_exit(kOutOfMemoryStatus);
   } catch (...) {
     ::_exit(2);
   }
@@ -50,7 +82,16 @@ namespace {
 
 }  // namespace
 
-IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work, double seconds) {
+bool memory_limits_enforced() {
+#ifdef MCTSAT_ASAN
+  return false;
+#else
+  return true;
+#endif
+}
+
+IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work, double seconds,
+                             std::size_t memory_bytes) {
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(std::min(seconds, 1e9)));
@@ -71,6 +112,7 @@ IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work, d
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(1);
       ::close(fds[0]);
+      limit_address_space_growth(memory_bytes);
       answer_and_exit(fds[1], work);
     }
     if (pid > 0) killed_on_interrupt.emplace(pid);
@@ -116,6 +158,10 @@ IsolatedOutcome run_isolated(const std::function<std::vector<double>()>& work, d
   }
   if (WIFSIGNALED(status)) {
     outcome.crash_signal = WTERMSIG(status);
+    return outcome;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kOutOfMemoryStatus && received.empty()) {
+    outcome.out_of_memory = true;
     return outcome;
   }
   std::vector<double> message(received.size() / sizeof(double));

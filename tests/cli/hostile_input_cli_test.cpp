@@ -145,6 +145,20 @@ TEST_CASE("--memory-limit bounds what a search holds, matches and reward extract
   }
 }
 
+TEST_CASE("--memory-limit bounds the ILP's solver process too") {
+  // BERT saturated with --k-multi 100 (50,000 e-nodes): CBC grew to 470 MB whatever the limit.
+  const Scratch scratch("mctsat-hostile-ilp-memory");
+  const std::string report = scratch.file("report.json");
+  const std::string command =
+      "optimize bert --strategy eqsat --k-multi 100 --memory-limit 150 --report " + report;
+  const double peak = peak_rss_mb(command);
+  CHECK(peak > 0);
+  CHECK(peak < 150 + 60);
+  const auto extraction = nlohmann::json::parse(std::ifstream(report))["extraction"];
+  CHECK(extraction["status"] == "memory limit");
+  CHECK(extraction["detail"].get<std::string>().find("out of its memory") != std::string::npos);
+}
+
 TEST_CASE("--seconds and --ilp-seconds hold on graphs of thousands of operators") {
   const Scratch scratch("mctsat-hostile-time");
   // A chain of 5,000 relu and tanh. TASO's expansion (also mcts's taso_graph phase, the default)

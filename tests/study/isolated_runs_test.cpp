@@ -13,10 +13,9 @@
 
 #include "study/isolated_runs.hpp"
 #include "support/error.hpp"
+#include "support/isolated_call.hpp"
 
-using mctsat::study::IsolatedJob;
-using mctsat::study::IsolatedOutcome;
-using mctsat::study::run_isolated;
+namespace study = mctsat::study;
 
 TEST_CASE("each failure is recorded and the other jobs go on") {
   std::vector<std::function<nlohmann::json()>> work = {
@@ -34,8 +33,7 @@ TEST_CASE("each failure is recorded and the other jobs go on") {
       },
       []() -> nlohmann::json {
         // 4 GB under a 512 MB limit (without enforced limits, a small allocation instead).
-        const std::size_t bytes =
-            mctsat::study::memory_limits_enforced() ? std::size_t{4} << 30 : 1;
+        const std::size_t bytes = mctsat::memory_limits_enforced() ? std::size_t{4} << 30 : 1;
         std::vector<char> huge(bytes, 1);
         return {{"size", huge.size()}};
       },
@@ -43,19 +41,19 @@ TEST_CASE("each failure is recorded and the other jobs go on") {
         return nlohmann::json{{"answer", 43}};
       },
   };
-  std::map<std::size_t, IsolatedOutcome> outcomes;
+  std::map<std::size_t, study::IsolatedOutcome> outcomes;
   std::size_t asked = 0;
-  run_isolated(
+  study::run_isolated(
       work.size(), 2,
       [&](std::size_t i) {
         CHECK(i == asked++);  // jobs start in index order
-        IsolatedJob job;
+        study::IsolatedJob job;
         job.work = work[i];
         job.seconds = i == 2 ? 0.5 : 20;
         job.memory_mb = 512;
         return job;
       },
-      [&](std::size_t i, const IsolatedOutcome& outcome) { outcomes[i] = outcome; });
+      [&](std::size_t i, const study::IsolatedOutcome& outcome) { outcomes[i] = outcome; });
   REQUIRE(outcomes.size() == work.size());
   CHECK(outcomes[0].status == "ok");
   CHECK(outcomes[0].result["answer"] == 42);
@@ -67,7 +65,7 @@ TEST_CASE("each failure is recorded and the other jobs go on") {
   CHECK(outcomes[2].wall_seconds < 20);  // killed at its limit, not waited for (30 s)
   CHECK(outcomes[3].status == "crashed");
   CHECK(outcomes[3].message.find("signal 9") != std::string::npos);
-  CHECK(outcomes[4].status == (mctsat::study::memory_limits_enforced() ? "memory" : "ok"));
+  CHECK(outcomes[4].status == (mctsat::memory_limits_enforced() ? "memory" : "ok"));
   CHECK(outcomes[5].status == "ok");
   CHECK(outcomes[5].result["answer"] == 43);
 }
@@ -81,10 +79,10 @@ TEST_CASE("jobs run in parallel up to the limit") {
   };
   double latest_start = 0, earliest_end = 1e300;
   std::size_t done = 0;
-  run_isolated(
+  study::run_isolated(
       4, 4,
       [&](std::size_t) {
-        IsolatedJob job;
+        study::IsolatedJob job;
         job.work = [&] {
           const double start = now();
           std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -92,7 +90,7 @@ TEST_CASE("jobs run in parallel up to the limit") {
         };
         return job;
       },
-      [&](std::size_t, const IsolatedOutcome& outcome) {
+      [&](std::size_t, const study::IsolatedOutcome& outcome) {
         REQUIRE(outcome.status == "ok");
         latest_start = std::max(latest_start, outcome.result["start"].get<double>());
         earliest_end = std::min(earliest_end, outcome.result["end"].get<double>());

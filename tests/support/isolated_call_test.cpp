@@ -1,7 +1,7 @@
 // run_isolated: the child's answer comes back whole (also a large one, beyond a pipe's buffer);
 // a child killed by a signal is reported, not fatal; a child that throws or exits early is an
-// error; a child past its deadline is killed; the calling process's state is untouched by the
-// child.
+// error; a child past its deadline is killed; one beyond its memory budget ends out of memory;
+// the calling process's state is untouched by the child.
 #include <csignal>
 #include <cstdlib>
 #include <stdexcept>
@@ -86,4 +86,22 @@ TEST_CASE("a child still running at its deadline is killed, and the outcome says
   const IsolatedOutcome prompt = run_isolated([] { return std::vector<double>{2.0}; }, 30.0);
   CHECK_FALSE(prompt.timed_out);
   CHECK(prompt.values == std::vector<double>{2.0});
+}
+
+TEST_CASE("a child that needs more than its memory budget ends out of memory, not the machine's") {
+  if (!memory_limits_enforced()) return;  // AddressSanitizer: no address-space limit
+  const auto allocate = [](std::size_t bytes) {
+    return [bytes] {
+      std::vector<char> block(bytes, 1);
+      return std::vector<double>{static_cast<double>(block[bytes / 2])};
+    };
+  };
+  const std::size_t budget = std::size_t{64} << 20;
+  const IsolatedOutcome greedy = run_isolated(allocate(std::size_t{1} << 30), 30.0, budget);
+  CHECK(greedy.out_of_memory);
+  CHECK(greedy.values.empty());
+  // Within the budget the answer comes back.
+  const IsolatedOutcome modest = run_isolated(allocate(std::size_t{16} << 20), 30.0, budget);
+  CHECK_FALSE(modest.out_of_memory);
+  CHECK(modest.values == std::vector<double>{1.0});
 }
