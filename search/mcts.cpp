@@ -733,7 +733,8 @@ class Planner {
 std::uint64_t structural_hash(const TensorEGraph& state) {
   const auto& egraph = state.egraph;
   const auto classes = egraph.classes();
-  std::unordered_map<egraph::Id, std::uint64_t> colour, next;
+  // Colours by class id (dense: a flat table costs no allocation per class).
+  std::vector<std::uint64_t> colour(egraph.num_ids(), 0), next(egraph.num_ids(), 0);
   std::vector<std::uint64_t> parts;
   for (egraph::Id c : classes) {
     parts.clear();
