@@ -1,11 +1,13 @@
 // The first of a sequence of candidates whose attempt succeeds (an MCTS expansion or rollout step:
 // the first rule, in a random order, that changes the state), found with speculation that keeps
 // the sequential answer: candidates are screened in order by a cheap `matches` test, and those
-// that match are attempted two at a time, the second as a task that another thread of the
-// enclosing oneTBB arena may take while the calling thread attempts the first. A second attempt
-// not yet started when the first succeeds is skipped; one that ran is dropped. Without
-// `parallel` (or when no thread takes the task) the second is attempted only after the first
-// failed. Either way the answer is the earliest success, and every candidate before it failed.
+// that match are attempted two at a time, the second -- the screening for it and its attempt --
+// as a task that another thread of the enclosing oneTBB arena may take while the calling thread
+// attempts the first. A second not yet started when the first succeeds is skipped; one that ran
+// is dropped. Without `parallel`, or when no thread takes the task (all are busy), the second is
+// screened for and attempted only after the first failed, so a busy thread does no more work
+// than sequentially. Either way the answer is the earliest success, and every candidate before
+// it failed.
 #pragma once
 
 #include <algorithm>
@@ -24,8 +26,9 @@ template <class State>
 struct FirstChange {
   std::size_t position = 0;      // of the first success; the candidate count when none succeeded
   std::unique_ptr<State> state;  // its result
-  // Thread CPU time of all tests and attempts, and of the span: per pair attempted at once, the
-  // longer attempt when the second was needed, else the first (also when run sequentially).
+  // Thread CPU time of all tests and attempts, and of the span: per pair, the first attempt, or
+  // when the second was needed, the longer of it and the second's screening and attempt (also
+  // when run sequentially).
   double cpu_seconds = 0, span_cpu_seconds = 0;
 };
 
@@ -36,57 +39,61 @@ FirstChange<State> first_change(std::size_t count, const std::function<bool(std:
                                 const std::function<std::unique_ptr<State>(std::size_t)>& attempt,
                                 bool parallel) {
   FirstChange<State> change;
-  const auto next_match = [&](std::size_t from) {
+  // Screening from `from` for the next match, with its thread CPU time.
+  const auto next_match = [&](std::size_t from, double& seconds) {
     const double start = thread_cpu_seconds();
     while (from < count && !matches(from)) ++from;
-    const double seconds = thread_cpu_seconds() - start;
-    change.cpu_seconds += seconds;
-    change.span_cpu_seconds += seconds;
+    seconds = thread_cpu_seconds() - start;
     return from;
   };
   struct Attempt {
+    std::size_t position = 0;
     std::unique_ptr<State> state;
-    double cpu_seconds = 0;
-    bool tried = false;
+    double screen_cpu_seconds = 0, cpu_seconds = 0;
   };
-  const auto run = [&](std::size_t position, Attempt& out) {
+  const auto run = [&](Attempt& out) {
     const double start = thread_cpu_seconds();
-    out.state = attempt(position);
+    out.state = attempt(out.position);
     out.cpu_seconds = thread_cpu_seconds() - start;
-    out.tried = true;
   };
-  std::size_t first = next_match(0);
+  // The second of a pair: screening from `from`, then its attempt, unless the first succeeded.
+  const auto second_of = [&](std::size_t from, Attempt& out, const std::atomic<bool>& done) {
+    if (done.load()) return;
+    out.position = next_match(from, out.screen_cpu_seconds);
+    if (out.position < count && !done.load()) run(out);
+  };
+  double screen_seconds = 0;
+  std::size_t first = next_match(0, screen_seconds);
+  change.cpu_seconds += screen_seconds;
+  change.span_cpu_seconds += screen_seconds;
   while (first < count) {
     Attempt a, b;
-    std::size_t second = count;
+    a.position = first;
+    std::atomic<bool> first_succeeded = false;
     if (parallel) {
-      second = next_match(first + 1);
-      std::atomic<bool> first_succeeded = false;
       tbb::task_group speculation;
-      if (second < count)
-        speculation.run([&] {
-          if (!first_succeeded.load()) run(second, b);
-        });
-      run(first, a);
+      speculation.run([&] { second_of(first + 1, b, first_succeeded); });
+      run(a);
       first_succeeded.store(a.state != nullptr);
       speculation.wait();
     } else {
-      run(first, a);
-      if (!a.state) {
-        second = next_match(first + 1);
-        if (second < count) run(second, b);
-      }
+      run(a);
+      first_succeeded.store(a.state != nullptr);
+      second_of(first + 1, b, first_succeeded);
     }
-    change.cpu_seconds += a.cpu_seconds + b.cpu_seconds;
+    change.cpu_seconds += a.cpu_seconds + b.screen_cpu_seconds + b.cpu_seconds;
+    // The span: the first attempt, and beside it the second's screening and attempt when needed.
     change.span_cpu_seconds +=
-        a.state || !b.tried ? a.cpu_seconds : std::max(a.cpu_seconds, b.cpu_seconds);
+        a.state ? a.cpu_seconds : std::max(a.cpu_seconds, b.screen_cpu_seconds + b.cpu_seconds);
     if (a.state || b.state) {
-      change.position = a.state ? first : second;
+      change.position = a.state ? a.position : b.position;
       change.state = std::move(a.state ? a.state : b.state);
       return change;
     }
-    if (second >= count) break;
-    first = next_match(second + 1);
+    if (b.position >= count) break;  // the first failed, so the second was screened for
+    first = next_match(b.position + 1, screen_seconds);
+    change.cpu_seconds += screen_seconds;
+    change.span_cpu_seconds += screen_seconds;
   }
   change.position = count;
   return change;

@@ -489,7 +489,8 @@ class Planner {
   struct Window {
     struct Flight {
       Simulation sim;
-      bool done = false;  // played
+      bool started = false;  // taken by a thread to play
+      bool done = false;     // played
     };
     explicit Window(std::size_t batch) : critical(batch, batch) {
       for (std::size_t threads : kScheduledThreads) scheduled.emplace_back(batch, threads);
@@ -505,10 +506,10 @@ class Planner {
   // with `batch` in flight: simulation i + batch is selected right after simulation i is backed
   // up, and backups run in order, so every selection sees the same tree whatever the thread
   // count and timing. A simulation that ends at a terminal node has nothing to play and is backed
-  // up at once. With several threads the simulations are played as tasks, and the thread that
-  // finishes the oldest one backs it up (and any finished after it, in order) and selects and
-  // starts the next ones at once, under a lock; the calling thread plays simulations too until
-  // all are done. Returns the number started.
+  // up at once. With several threads the simulations are played as tasks, oldest first, and the
+  // thread that finishes the oldest one backs it up (and any finished after it, in order) and
+  // selects and starts the next ones at once, under a lock; the calling thread plays simulations
+  // too until all are done. Returns the number started.
   std::size_t run_simulations(Clock::time_point start) {
     Window window(batch_);
     if (limits_.threads <= 1) {
@@ -535,7 +536,9 @@ class Planner {
   }
 
   // Selects simulations until `batch` are in flight or the step's budget, time or memory is
-  // spent; with `tasks`, starts playing each as a task.
+  // spent; with `tasks`, adds a task for each that plays the oldest simulation not yet started
+  // (a task group runs its tasks newest first on the thread that added them, but the window
+  // advances only when its oldest simulation is done).
   void fill(Window& window, Clock::time_point start, tbb::task_group* tasks) {
     while (window.flights.size() < batch_ && window.started < options_.simulations &&
            elapsed(start) < limits_.seconds && tree_bytes_ < limits_.memory_bytes) {
@@ -556,16 +559,28 @@ class Planner {
             limits_.memory_bytes > tree_bytes_ ? limits_.memory_bytes - tree_bytes_ : 0;
         sim.memory_allowance = room / (4 * batch_);
       }
-      Window::Flight* played = flight.get();
       window.flights.push_back(std::move(flight));
-      if (tasks)
-        tasks->run([this, &window, start, tasks, played] {
-          play(played->sim);
-          const std::lock_guard lock(window.mutex);
-          played->done = true;
-          retire(window, start, tasks);
-        });
+      if (tasks) tasks->run([this, &window, start, tasks] { play_oldest(window, start, tasks); });
     }
+  }
+
+  // Plays the oldest simulation of the window not yet started (one exists for every task that
+  // fill added and no thread has run yet), then retires what it can.
+  void play_oldest(Window& window, Clock::time_point start, tbb::task_group* tasks) {
+    Window::Flight* flight = nullptr;
+    {
+      const std::lock_guard lock(window.mutex);
+      for (const auto& f : window.flights)
+        if (!f->started) {
+          flight = f.get();
+          break;
+        }
+      flight->started = true;
+    }
+    play(flight->sim);
+    const std::lock_guard lock(window.mutex);
+    flight->done = true;
+    retire(window, start, tasks);
   }
 
   // Backs up the played simulations at the front of the window, in order, each followed by the
@@ -718,7 +733,8 @@ class Planner {
 std::uint64_t structural_hash(const TensorEGraph& state) {
   const auto& egraph = state.egraph;
   const auto classes = egraph.classes();
-  std::unordered_map<egraph::Id, std::uint64_t> colour, next;
+  // Colours by class id (dense: a flat table costs no allocation per class).
+  std::vector<std::uint64_t> colour(egraph.num_ids(), 0), next(egraph.num_ids(), 0);
   std::vector<std::uint64_t> parts;
   for (egraph::Id c : classes) {
     parts.clear();

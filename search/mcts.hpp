@@ -13,26 +13,26 @@
 // extraction of a larger e-graph may miss a graph it found in a smaller one, and so may the final
 // extraction.
 //
-// Parallel simulations (`threads`) follow WU-UCT (Liu et al., ICLR'20), the scheme the paper's
-// code descends from, in a form chosen for determinism: `batch` simulations are in flight, and
-// the tree is read and written by one thread at a time (under a lock), in an order that does not
-// depend on timing. Selections run in order, each counting the simulations in flight through a
-// node as visits whose outcome is not yet known (WU-UCT's O_s, so they spread over the tree
-// instead of repeating one path); expansions and rollouts -- the costly part: rule applications
-// on e-graph snapshots and reward extractions -- run as oneTBB tasks, each simulation with its own
-// random stream derived from the seed and its number; backups run in the order of selection,
-// and simulation i + batch is selected right after simulation i is backed up, by the thread that
-// finished it (a window, not waves: a thread done with a short simulation starts the next one
-// instead of waiting for the wave's longest). A simulation ending at a terminal node has nothing to
-// play and is backed up at once. Simulations in flight may expand the same node: they split the
-// untried actions of its claim (claimant j tries every min(batch, untried)-th one, starting at the
-// j-th). Within a simulation, two more kinds of task let an idle thread help a longer one: each
-// state's reward extraction runs beside the search for the next state, and candidate rules that
-// match are tried two at a time (search/first_change.hpp; the earliest that changes the state wins,
-// as sequentially). Nothing depends on timing, so a seed gives the same search for every thread
-// count given the same `batch`; `batch` = 1 is the sequential algorithm. Tree parallelism with
-// virtual loss was not chosen: its threads race on the tree, so results would depend on
-// scheduling.
+// Parallel simulations (`threads`) follow WU-UCT (Liu et al., ICLR'20), the scheme the paper's code
+// descends from, in a form chosen for determinism: `batch` simulations are in flight, and the tree
+// is read and written by one thread at a time (under a lock), in an order that does not depend on
+// timing. Selections run in order, each counting the simulations in flight through a node as visits
+// whose outcome is not yet known (WU-UCT's O_s, so they spread over the tree instead of repeating
+// one path); expansions and rollouts -- the costly part: rule applications on e-graph snapshots and
+// reward extractions -- run as oneTBB tasks, started in the order of selection, each simulation
+// with its own random stream derived from the seed and its number; backups run in the order of
+// selection, and simulation i + batch is selected right after simulation i is backed up, by the
+// thread that finished it (a window, not waves: a thread done with a short simulation starts the
+// next one instead of waiting for the wave's longest). A simulation ending at a terminal node has
+// nothing to play and is backed up at once. Simulations in flight may expand the same node: they
+// split the untried actions of its claim (claimant j tries every min(batch, untried)-th one,
+// starting at the j-th). Within a simulation, two more kinds of task let an idle thread help a
+// longer one: each state's reward extraction runs beside the search for the next state, and
+// candidate rules that match are tried two at a time (search/first_change.hpp; the earliest that
+// changes the state wins, as sequentially). Nothing depends on timing, so a seed gives the same
+// search for every thread count given the same `batch`; `batch` = 1 is the sequential algorithm.
+// Tree parallelism with virtual loss was not chosen: its threads race on the tree, so results would
+// depend on scheduling.
 #pragma once
 
 #include <array>

@@ -72,3 +72,29 @@ TEST_CASE("a speculative second attempt runs beside the first and loses to its s
   CHECK(*change.state == 2);
   CHECK(attempted == std::set<std::size_t>{0, 1, 2, 3});
 }
+
+TEST_CASE(
+    "with no thread free to take the second, a pair costs no more screening than sequentially") {
+  // One thread in the arena: the speculative task runs only in the wait after the first attempt,
+  // when the first has already succeeded, so the second of the pair is never screened for.
+  const std::set<std::size_t> matching{1, 2, 5, 6, 8}, succeeding{1};
+  std::vector<std::size_t> screened, attempted;
+  tbb::task_arena arena(1);
+  mctsat::search::FirstChange<int> change;
+  arena.execute([&] {
+    change = first_change<int>(
+        10,
+        [&](std::size_t i) {
+          screened.push_back(i);
+          return matching.count(i) > 0;
+        },
+        [&](std::size_t i) {
+          attempted.push_back(i);
+          return succeeding.count(i) ? std::make_unique<int>(static_cast<int>(i)) : nullptr;
+        },
+        true);
+  });
+  CHECK(change.position == 1);
+  CHECK(screened == std::vector<std::size_t>{0, 1});
+  CHECK(attempted == std::vector<std::size_t>{1});
+}
