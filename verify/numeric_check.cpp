@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "support/error.hpp"
+#include "support/random_draws.hpp"
 #include "tensor/interpreter.hpp"
 #include "verify/binding.hpp"
 #include "verify/equation_graph.hpp"
@@ -69,11 +70,16 @@ std::map<std::string, tensor::Tensor> integer_inputs(const tensor::Graph& graph,
   return inputs;
 }
 
+// Two of a candidate's values (indices into all_values).
+using ValuePair = std::pair<std::size_t, std::size_t>;
+
 // One rank combination under which both sides can be evaluated, and the assignments taken so far.
 struct Candidate {
   std::unique_ptr<SymbolicEquation> symbolic;
   std::vector<z3::expr> taken;  // blocking clauses
   bool exhausted = false;
+  bool sampled = false;                 // an assignment has been taken
+  std::vector<ValuePair> always_equal;  // the pairs equal in every assignment taken
 };
 
 std::vector<z3::expr> all_values(const SymbolicEquation& s) {
@@ -83,13 +89,58 @@ std::vector<z3::expr> all_values(const SymbolicEquation& s) {
   return out;
 }
 
+std::vector<std::int64_t> model_values(const z3::model& model,
+                                       const std::vector<z3::expr>& values) {
+  std::vector<std::int64_t> out;
+  for (const auto& v : values) out.push_back(model.eval(v, true).get_numeral_int64());
+  return out;
+}
+
+std::vector<ValuePair> equal_pairs(const std::vector<std::int64_t>& values) {
+  std::vector<ValuePair> out;
+  for (std::size_t a = 0; a < values.size(); ++a)
+    for (std::size_t b = a + 1; b < values.size(); ++b)
+      if (values[a] == values[b]) out.emplace_back(a, b);
+  return out;
+}
+
+// At most this many extra Z3 queries per separating assignment.
+constexpr std::size_t kSeparationQueries = 8;
+
+// Makes the solver's assignment separate values that every earlier assignment of the candidate
+// (or, for its first, the solver's own model) had equal: in a seeded order, each pair still
+// equal is required to differ if the constraints allow it, one query each. Rules that hold only
+// when two dimensions agree (a convolution's input channels and its kernel's, i.e. ungrouped)
+// are refuted this way although Z3's first models make them agree.
+z3::model separate_values(z3::solver& solver, z3::model model, const Candidate& c,
+                          const std::vector<z3::expr>& values, std::mt19937_64& random) {
+  std::vector<ValuePair> pairs =
+      c.sampled ? c.always_equal : equal_pairs(model_values(model, values));
+  random_shuffle(pairs, random);
+  std::size_t queries = 0;
+  for (const auto& [a, b] : pairs) {
+    if (queries == kSeparationQueries) break;
+    if (model.eval(values[a] != values[b], true).is_true()) continue;
+    ++queries;
+    solver.push();
+    solver.add(values[a] != values[b]);
+    if (solver.check() == z3::sat)
+      model = solver.get_model();
+    else
+      solver.pop();
+  }
+  return model;
+}
+
 // The next concrete assignment of a candidate, preferring dimensions of at least 2 (ones hide
 // mistakes: a transpose of a 1x1 tensor is itself) and, first, a seeded random half of them at
-// least 3 (so that dimensions differ where a rule wrongly assumes they are equal).
+// least 3 (so that dimensions differ where a rule wrongly assumes they are equal). A separating
+// assignment instead makes values differ that earlier assignments had equal (separate_values).
 std::optional<Binding> next_binding(z3::context& z3, Candidate& c,
-                                    const NumericCheckOptions& options, std::mt19937_64& random) {
+                                    const NumericCheckOptions& options, std::mt19937_64& random,
+                                    bool separating) {
   const SymbolicEquation& s = *c.symbolic;
-  for (int attempt = 0; attempt < 3; ++attempt) {
+  for (int attempt = separating ? 1 : 0; attempt < 3; ++attempt) {
     z3::solver solver(z3);
     z3::params params(z3);
     params.set("timeout", options.timeout_ms);
@@ -110,13 +161,17 @@ std::optional<Binding> next_binding(z3::context& z3, Candidate& c,
     // Attribute integers may be zero or negative where their operators allow it; tensor
     // dimensions are positive (the domain).
     if (solver.check() != z3::sat) continue;
-    const z3::model model = solver.get_model();
-    Binding binding = binding_from_model(s, model);
+    z3::model model = solver.get_model();
+    if (separating) model = separate_values(solver, model, c, values, random);
+    const Binding binding = binding_from_model(s, model);
+    const std::vector<std::int64_t> taken = model_values(model, values);
+    if (!c.sampled) c.always_equal = equal_pairs(taken);
+    std::erase_if(c.always_equal,
+                  [&](const ValuePair& p) { return taken[p.first] != taken[p.second]; });
+    c.sampled = true;
     z3::expr_vector differs(z3);
-    std::size_t k = 0;
-    for (std::size_t v = 0; v < binding.values.size(); ++v)
-      for (auto value : binding.values[v])
-        differs.push_back(values[k++] != static_cast<int>(value));
+    for (std::size_t k = 0; k < values.size(); ++k)
+      differs.push_back(values[k] != static_cast<int>(taken[k]));
     if (!differs.empty())
       c.taken.push_back(z3::mk_or(differs));
     else
@@ -146,9 +201,10 @@ std::optional<Binding> example_binding(const Equation& equation,
   z3::context z3;
   std::mt19937_64 spread(options.seed * 0x9E3779B97F4A7C15ull + 1);
   for (const auto& sizes : shuffled_sizes(equation, options)) {
-    Candidate candidate{std::make_unique<SymbolicEquation>(z3, equation, sizes), {}, false};
+    Candidate candidate{
+        std::make_unique<SymbolicEquation>(z3, equation, sizes), {}, false, false, {}};
     if (!candidate.symbolic->lhs_error.empty() || !candidate.symbolic->rhs_error.empty()) continue;
-    if (auto binding = next_binding(z3, candidate, options, spread)) return binding;
+    if (auto binding = next_binding(z3, candidate, options, spread, false)) return binding;
   }
   return std::nullopt;
 }
@@ -170,7 +226,7 @@ CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& o
       auto symbolic =
           std::make_unique<SymbolicEquation>(z3, equation, assignments[next_assignment++]);
       if (symbolic->lhs_error.empty() && symbolic->rhs_error.empty()) {
-        candidates.push_back({std::move(symbolic), {}, false});
+        candidates.push_back({std::move(symbolic), {}, false, false, {}});
         return &candidates.back();
       }
     }
@@ -180,9 +236,10 @@ CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& o
   std::size_t tested = 0;
   std::optional<CheckResult> failure;
   std::mt19937_64 spread(options.seed * 0x9E3779B97F4A7C15ull + 1);
-  // Tests the candidate's next assignment; false when it has none.
+  // Tests the candidate's next assignment; false when it has none. Every second assignment is a
+  // separating one.
   auto test = [&](Candidate& candidate) {
-    const auto binding = next_binding(z3, candidate, options, spread);
+    const auto binding = next_binding(z3, candidate, options, spread, tested % 2 == 1);
     if (!binding) return false;
     const std::string where = binding_text(equation, *binding);
     const std::uint64_t seed = options.seed + tested;
