@@ -1,0 +1,74 @@
+// The numeric check's separating samples: kernel-stacking rules that hold only for ungrouped
+// convolutions (input channels equal to the kernels' in-channels) — which Z3's first models
+// favour — are refuted with 8 samples by a counterexample with grouped shapes; the same rule with
+// the ungrouped condition stays verified, and the verdict is the same on every run of one seed.
+#include <doctest/doctest.h>
+
+#include <regex>
+
+#include "dsl/rule_library.hpp"
+#include "verify/numeric_check.hpp"
+
+using namespace mctsat;
+using namespace mctsat::verify;
+
+namespace {
+
+Equation equation(const std::string& text) {
+  dsl::Diagnostics diagnostics;
+  const auto library = dsl::load_rule_text(text, "<test>", diagnostics);
+  REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
+  REQUIRE(library.rules.size() == 1);
+  return equation_of(library.rules[0]);
+}
+
+// Dimension `axis` of variable `var` in a counterexample ("?x: [2, 4, 2, 2], ?y: [...]").
+long dim_in(const std::string& detail, const std::string& var, std::size_t axis) {
+  std::smatch match;
+  const std::regex shape("\\?" + var + ": \\[([0-9, ]+)\\]");
+  REQUIRE_MESSAGE(std::regex_search(detail, match, shape), detail);
+  std::string dims = match[1];
+  for (std::size_t a = 0; a < axis; ++a) dims = dims.substr(dims.find(',') + 1);
+  return std::stol(dims);
+}
+
+NumericCheckOptions eight_samples() {
+  NumericCheckOptions options;
+  options.samples = 8;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("kernel stacking unsound for grouped convolutions is refuted with 8 samples") {
+  // synthesized-convpairs-1-020 of the 2026-12-02 study and two siblings it rejected only with
+  // 80 samples (stride 2 with SAME padding; the second kernel enlarged to the first's size).
+  for (const char* rule : {
+           "rule stacked: (concat 1 4 (conv2d 1 1 0 2 ?x ?y) (conv2d 1 1 0 2 ?x ?z))\n"
+           "  => (conv2d 1 1 0 2 ?x (concat 0 4 ?y ?z))",
+           "rule stacked: (concat 1 4 (conv2d 2 2 1 2 ?x ?y) (conv2d 2 2 1 2 ?x ?z))\n"
+           "  => (conv2d 2 2 1 2 ?x (concat 0 4 ?y ?z))",
+           "rule stacked: (concat 1 4 (conv2d 1 1 0 0 ?x ?y) (conv2d 1 1 0 0 ?x ?z))\n"
+           "  => (conv2d 1 1 0 0 ?x (concat 0 4 ?y (enlarge ?z ?y)))",
+       }) {
+    CAPTURE(rule);
+    const CheckResult result = check_numeric(equation(rule), eight_samples());
+    CAPTURE(result.detail);
+    REQUIRE(result.verdict == Verdict::kFail);
+    // Grouped: the input has more channels than the kernels.
+    CHECK(dim_in(result.detail, "x", 1) > dim_in(result.detail, "y", 1));
+    CHECK(dim_in(result.detail, "x", 1) % dim_in(result.detail, "y", 1) == 0);
+    // The same on another run with the same seed.
+    CHECK(check_numeric(equation(rule), eight_samples()).detail == result.detail);
+  }
+}
+
+TEST_CASE("kernel stacking of ungrouped convolutions stays verified") {
+  const CheckResult result = check_numeric(
+      equation("rule stacked: (concat 1 4 (conv2d 1 1 0 2 ?x ?y) (conv2d 1 1 0 2 ?x ?z))\n"
+               "  => (conv2d 1 1 0 2 ?x (concat 0 4 ?y ?z))\n"
+               "  where dim(?x, 1) == dim(?y, 1)"),
+      eight_samples());
+  CHECK_MESSAGE(result.verdict == Verdict::kPass, result.detail);
+  CHECK(result.detail.find("8 assignments") != std::string::npos);
+}
