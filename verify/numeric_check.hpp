@@ -17,6 +17,8 @@
 
 namespace mctsat::verify {
 
+class SampleCache;
+
 struct NumericCheckOptions {
   std::size_t samples = 4;   // concrete assignments tested
   std::uint64_t seed = 1;    // inputs and the order in which rank combinations are tried
@@ -25,6 +27,8 @@ struct NumericCheckOptions {
   std::size_t max_rank = 4;
   std::size_t max_assignments = 4096;
   unsigned timeout_ms = 500;  // per Z3 query
+  // Z3's sample selections shared with other checks (same results, less solving), or none.
+  SampleCache* sample_cache = nullptr;
 };
 
 CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options);
