@@ -132,12 +132,18 @@ constexpr std::size_t kSeparationQueries = 8;
 // (or, for its first, the solver's own model) had equal: in a seeded order, each pair still
 // equal is required to differ if the constraints allow it, one query each. Rules that hold only
 // when two dimensions agree (a convolution's input channels and its kernel's, i.e. ungrouped)
-// are refuted this way although Z3's first models make them agree.
-z3::model separate_values(z3::solver& solver, z3::model model, const Candidate& c,
-                          const std::vector<z3::expr>& values, std::mt19937_64& random) {
+// are refuted this way although Z3's first models make them agree. The values stay within
+// `narrow` (an assumption: the bounds of the other samples) while they can; a pair that needs
+// larger values (e.g. output channels a multiple of both of two different group counts: 6) is
+// separated within the solver's wider bounds, for this one sample.
+z3::model separate_values(z3::solver& solver, const z3::expr& narrow, z3::model model,
+                          const Candidate& c, const std::vector<z3::expr>& values,
+                          std::mt19937_64& random) {
   std::vector<ValuePair> pairs =
       c.taken.empty() ? equal_pairs(model_values(model, values)) : c.always_equal;
   random_shuffle(pairs, random);
+  z3::expr_vector within(narrow.ctx());
+  within.push_back(narrow);
   std::size_t queries = 0;
   for (const auto& [a, b] : pairs) {
     if (queries == kSeparationQueries) break;
@@ -145,10 +151,19 @@ z3::model separate_values(z3::solver& solver, z3::model model, const Candidate& 
     ++queries;
     solver.push();
     solver.add(values[a] != values[b]);
-    if (solver.check() == z3::sat)
+    if (solver.check(within) == z3::sat) {
       model = solver.get_model();
-    else
-      solver.pop();
+      continue;
+    }
+    if (!within.empty() && queries < kSeparationQueries) {
+      ++queries;
+      if (solver.check() == z3::sat) {
+        model = solver.get_model();
+        within = z3::expr_vector(narrow.ctx());
+        continue;
+      }
+    }
+    solver.pop();
   }
   return model;
 }
@@ -181,17 +196,23 @@ std::optional<std::vector<std::int64_t>> select_values(const Candidate& c,
         differs.push_back(values[k] != static_cast<int>(taken[k]));
       solver.add(z3::mk_or(differs));
     }
+    // A separating sample may take values up to 2 * max_dim + 2 where it must (separate_values).
+    const z3::expr narrow = separating ? z3.bool_const("narrow") : z3.bool_val(true);
+    const int wide = static_cast<int>(separating ? 2 * options.max_dim + 2 : options.max_dim);
     for (const auto& v : values) {
-      solver.add(v <= static_cast<int>(options.max_dim));
-      solver.add(v >= -static_cast<int>(options.max_dim));
+      solver.add(v <= wide && v >= -wide);
+      solver.add(z3::implies(narrow, v <= static_cast<int>(options.max_dim) &&
+                                         v >= -static_cast<int>(options.max_dim)));
       if (attempt < 2) solver.add(v >= 2 || v < 1);
       if (attempt == 0 && random() % 2 == 0) solver.add(v >= 3 || v < 1);
     }
     // Attribute integers may be zero or negative where their operators allow it; tensor
     // dimensions are positive (the domain).
-    if (solver.check() != z3::sat) continue;
+    z3::expr_vector within(z3);
+    within.push_back(narrow);
+    if (solver.check(within) != z3::sat) continue;
     z3::model model = solver.get_model();
-    if (separating) model = separate_values(solver, model, c, values, random);
+    if (separating) model = separate_values(solver, narrow, model, c, values, random);
     return model_values(model, values);
   }
   return std::nullopt;
