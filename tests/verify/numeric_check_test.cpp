@@ -2,6 +2,8 @@
 // convolutions (input channels equal to the kernels' in-channels) — which Z3's first models
 // favour — are refuted with 8 samples by a counterexample with grouped shapes; the same rule with
 // the ungrouped condition stays verified, and the verdict is the same on every run of one seed.
+// Grouping two convolutions into one grouped convolution is refuted when their group counts may
+// differ, although that needs output channels (a multiple of both counts) beyond --max-dim 5.
 #include <doctest/doctest.h>
 
 #include <regex>
@@ -71,4 +73,26 @@ TEST_CASE("kernel stacking of ungrouped convolutions stays verified") {
       eight_samples());
   CHECK_MESSAGE(result.verdict == Verdict::kPass, result.detail);
   CHECK(result.detail.find("8 assignments") != std::string::npos);
+}
+
+TEST_CASE("grouping convolutions with different group counts is refuted beyond the usual bound") {
+  // synthesized-convpairs-1-037 of the 2026-12-02 study's regenerated file: the kernels have
+  // equal shapes, but x and z may have different channel counts (group counts 2 and 1 need
+  // output channels a multiple of 6).
+  const std::string grouping =
+      "rule grouping: (concat 1 4 (conv2d 1 1 0 0 ?x ?y) (conv2d 1 1 0 0 ?z ?u))\n"
+      "  => (conv2d 1 1 0 0 (concat 1 4 ?x ?z) (concat 0 4 ?y ?u))\n";
+  const CheckResult result =
+      check_numeric(equation(grouping + "  where same_shape(?u, ?y)"), eight_samples());
+  CAPTURE(result.detail);
+  REQUIRE(result.verdict == Verdict::kFail);
+  CHECK(dim_in(result.detail, "x", 1) != dim_in(result.detail, "z", 1));
+  CHECK(dim_in(result.detail, "y", 0) > 5);
+  // TASO's condition (concat-22): both ungrouped, equal filter counts.
+  const CheckResult taso = check_numeric(
+      equation(grouping +
+               "  where dim(?x, 1) == dim(?y, 1) and dim(?z, 1) == dim(?u, 1) and dim(?y, 0) "
+               "== dim(?u, 0)"),
+      eight_samples());
+  CHECK_MESSAGE(taso.verdict == Verdict::kPass, taso.detail);
 }
