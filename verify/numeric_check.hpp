@@ -1,5 +1,6 @@
 // Check 3, numeric testing: Z3 picks several concrete shape and attribute assignments (small
-// dimensions, spread over rank combinations) under which both sides are well-formed and the
+// dimensions, spread over rank combinations; every second one makes values differ that the
+// earlier ones had equal, e.g. grouped convolutions) under which both sides are well-formed and the
 // `where` condition holds; both sides are built as graphs and run by the reference interpreter on
 // the same random inputs: once with small random integers (results are exact, as TASO's
 // fingerprints), once with random reals (compared with a tolerance). A mismatch is a counterexample

@@ -8,21 +8,14 @@
 
 #include <regex>
 
-#include "dsl/rule_library.hpp"
+#include "tests/verify/rule_equations.hpp"
 #include "verify/numeric_check.hpp"
 
 using namespace mctsat;
 using namespace mctsat::verify;
+using mctsat::verify::testing::rule_equation;
 
 namespace {
-
-Equation equation(const std::string& text) {
-  dsl::Diagnostics diagnostics;
-  const auto library = dsl::load_rule_text(text, "<test>", diagnostics);
-  REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
-  REQUIRE(library.rules.size() == 1);
-  return equation_of(library.rules[0]);
-}
 
 // Dimension `axis` of variable `var` in a counterexample ("?x: [2, 4, 2, 2], ?y: [...]").
 long dim_in(const std::string& detail, const std::string& var, std::size_t axis) {
@@ -54,22 +47,22 @@ TEST_CASE("kernel stacking unsound for grouped convolutions is refuted with 8 sa
            "  => (conv2d 1 1 0 0 ?x (concat 0 4 ?y (enlarge ?z ?y)))",
        }) {
     CAPTURE(rule);
-    const CheckResult result = check_numeric(equation(rule), eight_samples());
+    const CheckResult result = check_numeric(rule_equation(rule), eight_samples());
     CAPTURE(result.detail);
     REQUIRE(result.verdict == Verdict::kFail);
     // Grouped: the input has more channels than the kernels.
     CHECK(dim_in(result.detail, "x", 1) > dim_in(result.detail, "y", 1));
     CHECK(dim_in(result.detail, "x", 1) % dim_in(result.detail, "y", 1) == 0);
     // The same on another run with the same seed.
-    CHECK(check_numeric(equation(rule), eight_samples()).detail == result.detail);
+    CHECK(check_numeric(rule_equation(rule), eight_samples()).detail == result.detail);
   }
 }
 
 TEST_CASE("kernel stacking of ungrouped convolutions stays verified") {
   const CheckResult result = check_numeric(
-      equation("rule stacked: (concat 1 4 (conv2d 1 1 0 2 ?x ?y) (conv2d 1 1 0 2 ?x ?z))\n"
-               "  => (conv2d 1 1 0 2 ?x (concat 0 4 ?y ?z))\n"
-               "  where dim(?x, 1) == dim(?y, 1)"),
+      rule_equation("rule stacked: (concat 1 4 (conv2d 1 1 0 2 ?x ?y) (conv2d 1 1 0 2 ?x ?z))\n"
+                    "  => (conv2d 1 1 0 2 ?x (concat 0 4 ?y ?z))\n"
+                    "  where dim(?x, 1) == dim(?y, 1)"),
       eight_samples());
   CHECK_MESSAGE(result.verdict == Verdict::kPass, result.detail);
   CHECK(result.detail.find("8 assignments") != std::string::npos);
@@ -83,16 +76,16 @@ TEST_CASE("grouping convolutions with different group counts is refuted beyond t
       "rule grouping: (concat 1 4 (conv2d 1 1 0 0 ?x ?y) (conv2d 1 1 0 0 ?z ?u))\n"
       "  => (conv2d 1 1 0 0 (concat 1 4 ?x ?z) (concat 0 4 ?y ?u))\n";
   const CheckResult result =
-      check_numeric(equation(grouping + "  where same_shape(?u, ?y)"), eight_samples());
+      check_numeric(rule_equation(grouping + "  where same_shape(?u, ?y)"), eight_samples());
   CAPTURE(result.detail);
   REQUIRE(result.verdict == Verdict::kFail);
   CHECK(dim_in(result.detail, "x", 1) != dim_in(result.detail, "z", 1));
   CHECK(dim_in(result.detail, "y", 0) > 5);
   // TASO's condition (concat-22): both ungrouped, equal filter counts.
   const CheckResult taso = check_numeric(
-      equation(grouping +
-               "  where dim(?x, 1) == dim(?y, 1) and dim(?z, 1) == dim(?u, 1) and dim(?y, 0) "
-               "== dim(?u, 0)"),
+      rule_equation(grouping +
+                    "  where dim(?x, 1) == dim(?y, 1) and dim(?z, 1) == dim(?u, 1) and dim(?y, 0) "
+                    "== dim(?u, 0)"),
       eight_samples());
   CHECK_MESSAGE(taso.verdict == Verdict::kPass, taso.detail);
 }

@@ -3,22 +3,15 @@
 // sample anew; equations with other constraints do not share samples.
 #include <doctest/doctest.h>
 
-#include "dsl/rule_library.hpp"
+#include "tests/verify/rule_equations.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/sample_cache.hpp"
 
 using namespace mctsat;
 using namespace mctsat::verify;
+using mctsat::verify::testing::rule_equation;
 
 namespace {
-
-Equation rule_equation(const std::string& text) {
-  dsl::Diagnostics diagnostics;
-  const auto library = dsl::load_rule_text(text, "<test>", diagnostics);
-  REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
-  REQUIRE(library.rules.size() == 1);
-  return equation_of(library.rules[0]);
-}
 
 const char* const kStacked =
     "rule stacked: (concat 1 4 (conv2d 1 1 0 {} ?x ?y) (conv2d 1 1 0 {} ?x ?z))\n"
