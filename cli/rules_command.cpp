@@ -227,6 +227,7 @@ void add_synthesize(CLI::App& rules) {
                             {"derivable", report.derivable},
                             {"verified", report.verified},
                             {"cache_hits", report.cache_hits},
+                            {"sample_cache_hits", report.sample_cache_hits},
                             {"pair_candidates", report.pair_candidates},
                             {"dropped_atoms", report.dropped_atoms},
                             {"rejected", nlohmann::json::array()},

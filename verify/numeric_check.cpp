@@ -8,13 +8,17 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "support/error.hpp"
+#include "support/random_draws.hpp"
 #include "tensor/interpreter.hpp"
 #include "verify/binding.hpp"
 #include "verify/equation_graph.hpp"
+#include "verify/sample_cache.hpp"
 #include "verify/symbolic_equation.hpp"
 
 namespace mctsat::verify {
@@ -69,11 +73,16 @@ std::map<std::string, tensor::Tensor> integer_inputs(const tensor::Graph& graph,
   return inputs;
 }
 
+// Two of a candidate's values (indices into all_values).
+using ValuePair = std::pair<std::size_t, std::size_t>;
+
 // One rank combination under which both sides can be evaluated, and the assignments taken so far.
 struct Candidate {
   std::unique_ptr<SymbolicEquation> symbolic;
-  std::vector<z3::expr> taken;  // blocking clauses
+  std::vector<std::vector<std::int64_t>> taken;  // every value, per assignment
   bool exhausted = false;
+  std::vector<ValuePair> always_equal;  // the pairs equal in every assignment taken
+  std::string problem;                  // the selection problem's text, for the sample cache
 };
 
 std::vector<z3::expr> all_values(const SymbolicEquation& s) {
@@ -83,48 +92,181 @@ std::vector<z3::expr> all_values(const SymbolicEquation& s) {
   return out;
 }
 
-// The next concrete assignment of a candidate, preferring dimensions of at least 2 (ones hide
-// mistakes: a transpose of a 1x1 tensor is itself) and, first, a seeded random half of them at
-// least 3 (so that dimensions differ where a rule wrongly assumes they are equal).
-std::optional<Binding> next_binding(z3::context& z3, Candidate& c,
-                                    const NumericCheckOptions& options, std::mt19937_64& random) {
-  const SymbolicEquation& s = *c.symbolic;
-  for (int attempt = 0; attempt < 3; ++attempt) {
+// What Z3 must satisfy: both sides well-formed with equal shapes, the condition; then the values.
+// Simplified (constraints on literal attributes, e.g. a fused activation's range, become true
+// and are left out), so that equations whose shapes are constrained alike pose one problem.
+z3::expr_vector selection_problem(const SymbolicEquation& s) {
+  z3::expr_vector out(s.where.ctx());
+  auto add = [&](const z3::expr& e) {
+    const z3::expr simple = e.simplify();
+    if (!simple.is_true()) out.push_back(simple);
+  };
+  for (const auto& e : s.domain) add(e);
+  for (const auto& e : s.lhs_constraints) add(e);
+  for (const auto& e : s.rhs_constraints) add(e);
+  add(s.where);
+  add(s.shapes_equal());
+  for (const auto& v : all_values(s)) out.push_back(v);
+  return out;
+}
+
+std::vector<std::int64_t> model_values(const z3::model& model,
+                                       const std::vector<z3::expr>& values) {
+  std::vector<std::int64_t> out;
+  for (const auto& v : values) out.push_back(model.eval(v, true).get_numeral_int64());
+  return out;
+}
+
+std::vector<ValuePair> equal_pairs(const std::vector<std::int64_t>& values) {
+  std::vector<ValuePair> out;
+  for (std::size_t a = 0; a < values.size(); ++a)
+    for (std::size_t b = a + 1; b < values.size(); ++b)
+      if (values[a] == values[b]) out.emplace_back(a, b);
+  return out;
+}
+
+// At most this many extra Z3 queries per separating assignment.
+constexpr std::size_t kSeparationQueries = 8;
+
+// Makes the solver's assignment separate values that every earlier assignment of the candidate
+// (or, for its first, the solver's own model) had equal: in a seeded order, each pair still
+// equal is required to differ if the constraints allow it, one query each. Rules that hold only
+// when two dimensions agree (a convolution's input channels and its kernel's, i.e. ungrouped)
+// are refuted this way although Z3's first models make them agree. The values stay within
+// `narrow` (an assumption: the bounds of the other samples) while they can; a pair that needs
+// larger values (e.g. output channels a multiple of both of two different group counts: 6) is
+// separated within the solver's wider bounds, for this one sample.
+z3::model separate_values(z3::solver& solver, const z3::expr& narrow, z3::model model,
+                          const Candidate& c, const std::vector<z3::expr>& values,
+                          std::mt19937_64& random) {
+  std::vector<ValuePair> pairs =
+      c.taken.empty() ? equal_pairs(model_values(model, values)) : c.always_equal;
+  random_shuffle(pairs, random);
+  z3::expr_vector within(narrow.ctx());
+  within.push_back(narrow);
+  std::size_t queries = 0;
+  for (const auto& [a, b] : pairs) {
+    if (queries == kSeparationQueries) break;
+    if (model.eval(values[a] != values[b], true).is_true()) continue;
+    ++queries;
+    solver.push();
+    solver.add(values[a] != values[b]);
+    if (solver.check(within) == z3::sat) {
+      model = solver.get_model();
+      continue;
+    }
+    if (!within.empty() && queries < kSeparationQueries) {
+      ++queries;
+      if (solver.check() == z3::sat) {
+        model = solver.get_model();
+        within = z3::expr_vector(narrow.ctx());
+        continue;
+      }
+    }
+    solver.pop();
+  }
+  return model;
+}
+
+// Z3's choice of the candidate's next assignment (every value; nullopt when none is left),
+// preferring dimensions of at least 2 (ones hide mistakes: a transpose of a 1x1 tensor is
+// itself) and, first, a seeded random half of them at least 3 (so that dimensions differ where a
+// rule wrongly assumes they are equal). A separating assignment instead makes values differ that
+// earlier assignments had equal (separate_values). Solved in a Z3 context of its own, so that
+// the choice depends on nothing but the problem, the assignments taken and the random stream.
+std::optional<std::vector<std::int64_t>> select_values(const Candidate& c,
+                                                       const NumericCheckOptions& options,
+                                                       std::mt19937_64& random, bool separating) {
+  z3::context z3;
+  const z3::expr_vector problem(z3, selection_problem(*c.symbolic));
+  const std::size_t value_count = all_values(*c.symbolic).size();
+  std::vector<z3::expr> values;
+  for (std::size_t k = problem.size() - value_count; k < problem.size(); ++k)
+    values.push_back(problem[static_cast<int>(k)]);
+  for (int attempt = separating ? 1 : 0; attempt < 3; ++attempt) {
     z3::solver solver(z3);
     z3::params params(z3);
     params.set("timeout", options.timeout_ms);
     solver.set(params);
-    for (const auto& e : s.domain) solver.add(e);
-    for (const auto& e : s.lhs_constraints) solver.add(e);
-    for (const auto& e : s.rhs_constraints) solver.add(e);
-    solver.add(s.where);
-    solver.add(s.shapes_equal());
-    for (const auto& e : c.taken) solver.add(e);
-    const auto values = all_values(s);
+    for (std::size_t k = 0; k + value_count < problem.size(); ++k)
+      solver.add(problem[static_cast<int>(k)]);
+    for (const auto& taken : c.taken) {
+      z3::expr_vector differs(z3);
+      for (std::size_t k = 0; k < values.size(); ++k)
+        differs.push_back(values[k] != static_cast<int>(taken[k]));
+      solver.add(z3::mk_or(differs));
+    }
+    // A separating sample may take values up to 2 * max_dim + 2 where it must (separate_values).
+    const z3::expr narrow = separating ? z3.bool_const("narrow") : z3.bool_val(true);
+    const int wide = static_cast<int>(separating ? 2 * options.max_dim + 2 : options.max_dim);
     for (const auto& v : values) {
-      solver.add(v <= static_cast<int>(options.max_dim));
-      solver.add(v >= -static_cast<int>(options.max_dim));
+      solver.add(v <= wide && v >= -wide);
+      solver.add(z3::implies(narrow, v <= static_cast<int>(options.max_dim) &&
+                                         v >= -static_cast<int>(options.max_dim)));
       if (attempt < 2) solver.add(v >= 2 || v < 1);
       if (attempt == 0 && random() % 2 == 0) solver.add(v >= 3 || v < 1);
     }
     // Attribute integers may be zero or negative where their operators allow it; tensor
     // dimensions are positive (the domain).
-    if (solver.check() != z3::sat) continue;
-    const z3::model model = solver.get_model();
-    Binding binding = binding_from_model(s, model);
-    z3::expr_vector differs(z3);
-    std::size_t k = 0;
-    for (std::size_t v = 0; v < binding.values.size(); ++v)
-      for (auto value : binding.values[v])
-        differs.push_back(values[k++] != static_cast<int>(value));
-    if (!differs.empty())
-      c.taken.push_back(z3::mk_or(differs));
-    else
-      c.exhausted = true;
-    return binding;
+    z3::expr_vector within(z3);
+    within.push_back(narrow);
+    if (solver.check(within) != z3::sat) continue;
+    z3::model model = solver.get_model();
+    if (separating) model = separate_values(solver, narrow, model, c, values, random);
+    return model_values(model, values);
   }
-  c.exhausted = true;
   return std::nullopt;
+}
+
+// The selection's inputs as text: the sample cache's key.
+std::string selection_key(Candidate& c, const NumericCheckOptions& options,
+                          const std::mt19937_64& random, bool separating) {
+  if (c.problem.empty()) {
+    std::ostringstream problem;
+    for (const auto& e : selection_problem(*c.symbolic)) problem << e << "\n";
+    c.problem = problem.str();
+  }
+  std::ostringstream key;
+  key << c.problem << "\nmax_dim " << options.max_dim << " timeout " << options.timeout_ms
+      << (separating ? " separating" : "") << "\ntaken";
+  for (const auto& taken : c.taken) key << " [" << fmt::format("{}", fmt::join(taken, " ")) << "]";
+  key << "\nrandom " << random;
+  return key.str();
+}
+
+// The candidate's next assignment (select_values, through the cache when there is one), recorded.
+std::optional<Binding> next_binding(Candidate& c, const NumericCheckOptions& options,
+                                    std::mt19937_64& random, bool separating) {
+  std::optional<std::vector<std::int64_t>> values;
+  if (options.sample_cache == nullptr) {
+    values = select_values(c, options, random, separating);
+  } else {
+    const std::string key = selection_key(c, options, random, separating);
+    if (auto hit = options.sample_cache->find(key)) {
+      values = std::move(hit->values);
+      random = hit->random_after;
+    } else {
+      values = select_values(c, options, random, separating);
+      options.sample_cache->store(key, {values, random});
+    }
+  }
+  if (!values) {
+    c.exhausted = true;
+    return std::nullopt;
+  }
+  if (c.taken.empty()) c.always_equal = equal_pairs(*values);
+  std::erase_if(c.always_equal,
+                [&](const ValuePair& p) { return (*values)[p.first] != (*values)[p.second]; });
+  if (values->empty()) c.exhausted = true;  // the only assignment there is
+  c.taken.push_back(*values);
+  Binding binding;
+  std::size_t k = 0;
+  for (std::size_t v = 0; v < c.symbolic->equation().vars.size(); ++v) {
+    binding.values.emplace_back();
+    for (std::size_t i = 0; i < c.symbolic->values(static_cast<dsl::VarIndex>(v)).size(); ++i)
+      binding.values.back().push_back((*values)[k++]);
+  }
+  return binding;
 }
 
 // The rank combinations of `equation` in the seeded order check_numeric tries them.
@@ -146,9 +288,9 @@ std::optional<Binding> example_binding(const Equation& equation,
   z3::context z3;
   std::mt19937_64 spread(options.seed * 0x9E3779B97F4A7C15ull + 1);
   for (const auto& sizes : shuffled_sizes(equation, options)) {
-    Candidate candidate{std::make_unique<SymbolicEquation>(z3, equation, sizes), {}, false};
+    Candidate candidate{std::make_unique<SymbolicEquation>(z3, equation, sizes), {}, false, {}, {}};
     if (!candidate.symbolic->lhs_error.empty() || !candidate.symbolic->rhs_error.empty()) continue;
-    if (auto binding = next_binding(z3, candidate, options, spread)) return binding;
+    if (auto binding = next_binding(candidate, options, spread, false)) return binding;
   }
   return std::nullopt;
 }
@@ -170,7 +312,7 @@ CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& o
       auto symbolic =
           std::make_unique<SymbolicEquation>(z3, equation, assignments[next_assignment++]);
       if (symbolic->lhs_error.empty() && symbolic->rhs_error.empty()) {
-        candidates.push_back({std::move(symbolic), {}, false});
+        candidates.push_back({std::move(symbolic), {}, false, {}, {}});
         return &candidates.back();
       }
     }
@@ -180,9 +322,10 @@ CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& o
   std::size_t tested = 0;
   std::optional<CheckResult> failure;
   std::mt19937_64 spread(options.seed * 0x9E3779B97F4A7C15ull + 1);
-  // Tests the candidate's next assignment; false when it has none.
+  // Tests the candidate's next assignment; false when it has none. Every second assignment is a
+  // separating one.
   auto test = [&](Candidate& candidate) {
-    const auto binding = next_binding(z3, candidate, options, spread);
+    const auto binding = next_binding(candidate, options, spread, tested % 2 == 1);
     if (!binding) return false;
     const std::string where = binding_text(equation, *binding);
     const std::uint64_t seed = options.seed + tested;

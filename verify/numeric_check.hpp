@@ -1,5 +1,6 @@
 // Check 3, numeric testing: Z3 picks several concrete shape and attribute assignments (small
-// dimensions, spread over rank combinations) under which both sides are well-formed and the
+// dimensions, spread over rank combinations; every second one makes values differ that the
+// earlier ones had equal, e.g. grouped convolutions) under which both sides are well-formed and the
 // `where` condition holds; both sides are built as graphs and run by the reference interpreter on
 // the same random inputs: once with small random integers (results are exact, as TASO's
 // fingerprints), once with random reals (compared with a tolerance). A mismatch is a counterexample
@@ -17,6 +18,8 @@
 
 namespace mctsat::verify {
 
+class SampleCache;
+
 struct NumericCheckOptions {
   std::size_t samples = 4;   // concrete assignments tested
   std::uint64_t seed = 1;    // inputs and the order in which rank combinations are tried
@@ -25,6 +28,8 @@ struct NumericCheckOptions {
   std::size_t max_rank = 4;
   std::size_t max_assignments = 4096;
   unsigned timeout_ms = 500;  // per Z3 query
+  // Z3's sample selections shared with other checks (same results, less solving), or none.
+  SampleCache* sample_cache = nullptr;
 };
 
 CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options);

@@ -17,6 +17,7 @@
 #include "verify/candidate_rules.hpp"
 #include "verify/merge_rules.hpp"
 #include "verify/pair_terms.hpp"
+#include "verify/sample_cache.hpp"
 #include "verify/term_enumeration.hpp"
 
 namespace mctsat::verify {
@@ -271,6 +272,9 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                                   : static_cast<int>(jobs));
   VerifyOptions verify_options = options.verify;
   verify_options.jobs = jobs;
+  // Many candidates share their shape constraints: Z3's numeric samples are selected once.
+  SampleCache samples;
+  verify_options.numeric.sample_cache = &samples;
 
   auto written = [&](const CandidateRule& c, std::string name, std::string condition) {
     WrittenRule r;
@@ -494,6 +498,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       "none is derivable from the rules before it (or the existing rules given) by a few",
       "iterations of equality saturation."};
   report.text = synthesized_rule_file(report.rules, options.ruleset, header);
+  report.sample_cache_hits = samples.hits();
   report.seconds = since(start);
   return report;
 }

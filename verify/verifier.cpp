@@ -15,7 +15,7 @@ namespace mctsat::verify {
 namespace {
 
 // Bump when a change to the checks makes earlier cached results stale.
-constexpr const char* kVerifierVersion = "mctsat-verify-1";
+constexpr const char* kVerifierVersion = "mctsat-verify-2";
 
 std::string options_text(const VerifyOptions& o) {
   return fmt::format("rank {} assignments {} timeouts {}/{}/{} samples {} seed {} dim {} tol {}",
