@@ -15,7 +15,7 @@ synthesize() {  # vocabulary name, N, specification
     -o "$OUT/$1-$2.rules" > "$OUT/$1-$2.json"
 }
 synthesize matrix 2 "$MATRIX"
-synthesize conv 2 "$CONV"
+synthesize conv 2 "$CONV --final-samples 80"
 synthesize matrix 3 "$MATRIX"
 mctsat rules derivable rules/taso --from "$OUT/matrix-2.rules" "$OUT/conv-2.rules" --json \
   > "$OUT/coverage-2.json"
