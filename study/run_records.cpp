@@ -151,6 +151,10 @@ StudyDirectoryLock::~StudyDirectoryLock() {
   ::close(fd_);
 }
 
+bool is_interrupted(const json& record) {
+  return record.value("status", "") == "interrupted";
+}
+
 std::vector<json> deduplicate_records(const std::vector<json>& records) {
   std::map<std::string, json> by_id;
   for (const json& record : records) {

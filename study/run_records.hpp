@@ -40,6 +40,10 @@ class StudyDirectoryLock {
   int fd_;
 };
 
+// Whether a record is of a run that the harness's interrupt stopped (status "interrupted"): such
+// a run counts as not recorded, so `bench --resume` and a Slurm resubmission run it again.
+bool is_interrupted(const nlohmann::json& record);
+
 // Every record of a runs*.jsonl file or of all such files in a directory, deduplicated by "id"
 // and sorted by "index". A malformed line (a run cut off mid-write) is skipped with a warning;
 // a missing directory or file is an error naming it.

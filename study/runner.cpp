@@ -169,9 +169,7 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
                                                : std::string("without a name"),
                               study.name),
                   SourceLocation::at(options.out_dir));
-    // A run the harness's interrupt stopped is always run again.
-    const std::string status = record.value("status", "");
-    if (status == "ok" || (!options.retry_failed && status != "interrupted"))
+    if (record.value("status", "") == "ok" || (!options.retry_failed && !is_interrupted(record)))
       recorded.insert(record["id"].get<std::string>());
   }
   for (const auto& warning : warnings) progress_out << "warning: " << warning << '\n';

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "study/run_records.hpp"
-#include "study/slurm_layout.hpp"
 #include "study/slurm.hpp"
+#include "study/slurm_layout.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "support/subprocess.hpp"
@@ -148,7 +148,8 @@ StudyStatus slurm_status(const std::string& dir) {
     std::map<std::string, std::string> recorded;  // id -> status
     if (fs::is_directory(layout.part(i)))
       for (const auto& record : read_records(layout.part(i), &status.warnings))
-        recorded[record["id"].get<std::string>()] = record.value("status", "");
+        if (!is_interrupted(record))  // an interrupted run is run again: not recorded
+          recorded[record["id"].get<std::string>()] = record.value("status", "");
     for (const std::string& id : plan.tasks[i]) {
       const auto it = recorded.find(id);
       if (it == recorded.end())
@@ -187,13 +188,14 @@ std::size_t collect_slurm_parts(const std::string& dir, std::vector<std::string>
     throw Error("no task has recorded a run yet (see `mctsat bench status`)",
                 SourceLocation::at(dir));
   const std::size_t records = merge_results(parts, dir, warnings);
-  std::size_t planned = 0;
+  std::size_t planned = 0, interrupted = 0;
   for (const auto& task : plan.tasks) planned += task.size();
-  if (warnings != nullptr && records < planned)
+  for (const auto& record : read_records(dir)) interrupted += is_interrupted(record) ? 1 : 0;
+  if (warnings != nullptr && records - interrupted < planned)
     warnings->push_back(fmt::format(
         "{} of the study's {} runs are not recorded yet: `mctsat bench status {}` says which; "
         "submitting the study again runs them",
-        planned - records, planned, dir));
+        planned - (records - interrupted), planned, dir));
   return records;
 }
 
