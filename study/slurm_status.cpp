@@ -181,16 +181,20 @@ std::size_t collect_slurm_parts(const std::string& dir, std::vector<std::string>
   const SlurmLayout layout(dir);
   const SlurmPlan plan = read_slurm_plan(layout);
   std::vector<std::string> parts;
-  for (std::size_t i = 0; i < plan.tasks.size(); ++i)
-    if (fs::is_directory(layout.part(i)) && !read_records(layout.part(i)).empty())
-      parts.push_back(layout.part(i));
+  std::size_t interrupted = 0;  // records of runs to run again (each task has its own runs)
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    if (!fs::is_directory(layout.part(i))) continue;
+    const auto records = read_records(layout.part(i));
+    if (records.empty()) continue;
+    parts.push_back(layout.part(i));
+    for (const auto& record : records) interrupted += is_interrupted(record) ? 1 : 0;
+  }
   if (parts.empty())
     throw Error("no task has recorded a run yet (see `mctsat bench status`)",
                 SourceLocation::at(dir));
   const std::size_t records = merge_results(parts, dir, warnings);
-  std::size_t planned = 0, interrupted = 0;
+  std::size_t planned = 0;
   for (const auto& task : plan.tasks) planned += task.size();
-  for (const auto& record : read_records(dir)) interrupted += is_interrupted(record) ? 1 : 0;
   if (warnings != nullptr && records - interrupted < planned)
     warnings->push_back(fmt::format(
         "{} of the study's {} runs are not recorded yet: `mctsat bench status {}` says which; "
