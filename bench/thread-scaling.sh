@@ -1,8 +1,9 @@
 #!/bin/sh
 # Parallel MCTS's wall-clock scaling from 1 to 2 threads: for each model, RUNS rounds in which
 # `mctsat optimize MODEL --threads T --batch BATCH --final-extract dag --json` runs with T = 1 and
-# T = 2 in turn (interleaved, so that a change of the machine's load hits both alike), then per
-# model the medians of exploration_seconds and their ratio, whether every run reached the same
+# T = 2 in turn (interleaved, 1 then 2 in odd rounds and 2 then 1 in even ones, so that a change of
+# the machine's speed hits both alike), then per model the medians of exploration_seconds and their
+# ratio, the median and quartiles of the rounds' own ratios, whether every run reached the same
 # cost and committed actions (a seed and batch fix the search), and the speedups on 2, 4 and 8
 # threads that the 1-thread runs' thread CPU times project (not load-dependent: an upper bound,
 # and an estimate that schedules the simulations on the threads; see
@@ -22,7 +23,7 @@ mkdir -p "$out"
 for run in $(seq 1 "$runs"); do
   echo "round $run: $(uptime)"
   for model in $models; do
-    for threads in 1 2; do
+    for threads in $([ $((run % 2)) = 1 ] && echo 1 2 || echo 2 1); do
       "$mctsat" optimize "$model" --threads "$threads" --batch "$batch" --final-extract dag \
         --json >"$out/$model.$threads.$run.json"
     done
@@ -35,9 +36,11 @@ node -e '
   const median = (v) => { const s = [...v].sort((a, b) => a - b), m = s.length >> 1;
                           return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
   const f = (v, d = 3) => v.toFixed(d);
-  console.log("| model | 1 thread (s, median) | 2 threads (s, median) | speedup | same result | " +
-              "bound 2 threads | 4 | 8 | scheduled 2 threads | 4 | 8 |");
-  console.log("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+  const quartiles = (v) => { const s = [...v].sort((a, b) => a - b), q = (p) => s[Math.round(p * (s.length - 1))];
+                             return [q(0.25), q(0.75)]; };
+  console.log("| model | 1 thread (s, median) | 2 threads (s, median) | speedup | round ratios: median " +
+              "(quartiles) | same result | bound 2 threads | 4 | 8 | scheduled 2 threads | 4 | 8 |");
+  console.log("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
   for (const model of models) {
     const load = (t) => Array.from({length: +runs}, (_, i) =>
       JSON.parse(fs.readFileSync(`${out}/${model}.${t}.${i + 1}.json`)));
@@ -48,7 +51,8 @@ node -e '
     const t1 = median(one.map((r) => r.exploration_seconds));
     const t2 = median(two.map((r) => r.exploration_seconds));
     // Thread CPU times of a 1-thread run: the TASO pass (candidates spread over threads), then
-    // MCTS (each wave takes at least its longest span and its simulations over the threads).
+    // MCTS (each wave takes at least its longest span and its simulations over the threads); on
+    // several threads the two run side by side (--taso-graph final), which can only be faster.
     // The bound: the simulations take at least their work over the threads and their
     // critical path; the estimate: their window scheduled on t threads (scheduled_cpu_seconds).
     const projected = (r, t, simulations) => {
@@ -60,6 +64,9 @@ node -e '
     const scheduled = (m, t) => m.scheduled_cpu_seconds[t];
     const proj = (simulations) => [2, 4, 8].map((t) =>
       f(median(one.map((r) => projected(r, t, simulations))), 2) + "x").join(" | ");
-    console.log(`| ${model} | ${f(t1)} | ${f(t2)} | ${f(t1 / t2, 2)}x | ${same ? "yes" : "NO"} | ` +
+    const ratios = one.map((r, i) => r.exploration_seconds / two[i].exploration_seconds);
+    const [q1, q3] = quartiles(ratios);
+    console.log(`| ${model} | ${f(t1)} | ${f(t2)} | ${f(t1 / t2, 2)}x | ` +
+                `${f(median(ratios), 2)}x (${f(q1, 2)}-${f(q3, 2)}) | ${same ? "yes" : "NO"} | ` +
                 `${proj(bound)} | ${proj(scheduled)} |`);
   }' "$out" "$runs" $models

@@ -112,14 +112,17 @@ class WindowSchedule {
 class Planner {
  public:
   Planner(const dsl::RuleSet& rules, const StateCost& cost, const MctsOptions& options,
-          const SearchLimits& limits)
+          const SearchLimits& limits, tbb::task_arena* arena)
       : rules_(rules),
         cost_(cost),
         options_(options),
         limits_(limits),
         batch_(std::max<std::size_t>(options.batch == 0 ? limits.threads : options.batch, 1)),
         rng_(options.seed),
-        arena_(static_cast<int>(std::max<std::size_t>(limits.threads, 1))),
+        own_arena_(arena ? nullptr
+                         : std::make_unique<tbb::task_arena>(
+                               static_cast<int>(std::max<std::size_t>(limits.threads, 1)))),
+        arena_(arena ? *arena : *own_arena_),
         action_reward_(rules.size(), {0.0, 0}),
         commits_(rules.size(), 0) {
     step_options_.node_limit = options.node_limit;
@@ -714,7 +717,8 @@ class Planner {
   std::size_t batch_;
   StepOptions step_options_;
   RandomEngine rng_;  // selection's coin flips and expansion orders (main thread only)
-  tbb::task_arena arena_;
+  std::unique_ptr<tbb::task_arena> own_arena_;  // when not given one
+  tbb::task_arena& arena_;
   std::vector<TreeNode> nodes_;
   std::unordered_map<std::size_t, Claim> claims_;  // by node, while a claimant is in flight
   std::mutex memo_mutex_;
@@ -764,8 +768,9 @@ std::uint64_t structural_hash(const TensorEGraph& state) {
 }
 
 MctsResult run_mcts(TensorEGraph initial, const dsl::RuleSet& rules, const StateCost& cost,
-                    const MctsOptions& options, const SearchLimits& limits) {
-  return Planner(rules, cost, options, limits).run(std::move(initial));
+                    const MctsOptions& options, const SearchLimits& limits,
+                    tbb::task_arena* arena) {
+  return Planner(rules, cost, options, limits, arena).run(std::move(initial));
 }
 
 }  // namespace mctsat::search

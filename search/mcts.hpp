@@ -43,6 +43,8 @@
 #include <utility>
 #include <vector>
 
+#include <tbb/task_arena.h>
+
 #include "dsl/lowering.hpp"
 #include "search/progress.hpp"
 #include "search/search_limits.hpp"
@@ -146,9 +148,13 @@ struct MctsResult {
 
 // Limits: `seconds` is the whole search's budget; `memory_bytes` bounds the e-graph snapshots the
 // tree holds (simulations stop when they reach it, and the search stops when the tree is still
-// this large after a commit); `threads` run the expansions and rollouts.
+// this large after a commit); `threads` run the expansions and rollouts. `arena`: the oneTBB arena
+// they run in when the search shares its threads with another one run beside it (then its CPU
+// clocks also count the other's tasks a waiting thread ran); null: an arena of its own with
+// `limits.threads`.
 MctsResult run_mcts(tensor::TensorEGraph initial, const dsl::RuleSet& rules, const StateCost& cost,
-                    const MctsOptions& options, const SearchLimits& limits);
+                    const MctsOptions& options, const SearchLimits& limits,
+                    tbb::task_arena* arena = nullptr);
 
 // A hash of an e-graph's structure that does not depend on e-class ids (two rounds of colour
 // refinement over classes), for memoizing extracted costs across states reached in other orders.

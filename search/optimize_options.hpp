@@ -19,12 +19,13 @@
 
 namespace mctsat::search {
 
-// mcts: whether the tree search also runs TASO's backtracking search first (taso options, at most
-// half the time budget, which its time counts against) and adds TASO's best graph to an e-graph,
-// merged with the input graph at the roots: kNone does not run it; kSeed adds it to the initial
-// e-graph (the tree search starts from it); kFinal adds it to the e-graph the tree search ends
-// with, before the final extraction. With either, the result is never worse than TASO's graph
-// (the optimizer keeps it when the final extraction is not cheaper).
+// mcts: whether the tree search also runs TASO's backtracking search (taso options, at most half
+// the time budget) and adds TASO's best graph to an e-graph, merged with the input graph at the
+// roots: kNone does not run it; kSeed runs it first and adds its graph to the initial e-graph (the
+// tree search starts from it; TASO's time counts against the budget); kFinal adds it to the
+// e-graph the tree search ends with, before the final extraction, and runs it beside the tree
+// search (on one thread: before it), each with half the memory limit. With either, the result is
+// never worse than TASO's graph (the optimizer keeps it when the final extraction is not cheaper).
 enum class TasoGraph { kNone, kSeed, kFinal };
 inline constexpr EnumNames<TasoGraph, 3> kTasoGraphNames{
     {{TasoGraph::kNone, "none"}, {TasoGraph::kSeed, "seed"}, {TasoGraph::kFinal, "final"}}};

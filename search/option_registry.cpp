@@ -224,9 +224,10 @@ std::vector<OptionSpec> make_registry() {
       +[](OptimizeOptions& o) -> double& { return o.taso.alpha; }, 1, false, 10, taso));
   r.push_back(choice(
       "taso_graph", "--taso-graph",
-      "mcts: also run taso first (--budget, --alpha; at most half the time budget) and add its "
-      "best graph to the initial e-graph (seed) or to the final one (final); the result is then "
-      "never worse than taso's (none: do not run it)",
+      "mcts: also run taso (--budget, --alpha; at most half the time budget) and add its best "
+      "graph to the initial e-graph (seed: taso runs first) or to the final one (final: taso runs "
+      "beside the tree search, sharing its threads, with half the memory limit); the result is "
+      "then never worse than taso's (none: do not run it)",
       kTasoGraphNames, +[](OptimizeOptions& o) -> TasoGraph& { return o.taso_graph; }, mcts));
   r.push_back(count(
       "taso_patience", "--taso-patience",

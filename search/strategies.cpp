@@ -5,6 +5,9 @@
 #include <chrono>
 #include <map>
 
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
 #include "search/eqsat.hpp"
 #include "search/greedy.hpp"
 #include "search/mcts.hpp"
@@ -64,29 +67,51 @@ class MctsStrategy final : public Strategy {
   }
   StrategyKind kind() const override { return StrategyKind::kMcts; }
 
+  // With kSeed, TASO's search runs first and the tree search starts from its graph. With kFinal
+  // the two are independent until the end, so with several threads they run side by side in one
+  // arena of `threads` (each one's idle threads take the other's tasks; each search's result is
+  // the same as alone); either way they share the memory limit, half each.
   StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override {
     const auto start = Clock::now();
     StrategyResult result;
     tensor::TensorEGraph initial = tensor::to_egraph(graph);
-    SearchLimits limits = context.limits;
-    std::vector<std::size_t> committed;
-    if (taso_graph_ != TasoGraph::kNone) {
-      SearchLimits taso_limits = context.limits;
-      taso_limits.seconds = context.limits.seconds / 2;
-      TasoResult taso = run_taso(graph, context.rules, context.model, taso_, taso_limits);
-      if (taso.cost < tensor::graph_cost(graph, context.model)) {
-        result.fallback = std::move(taso.graph);
-        committed = taso.applied;
-      }
-      taso.graph = tensor::Graph();
-      result.taso = std::move(taso);
-      if (result.fallback && taso_graph_ == TasoGraph::kSeed)
-        tensor::add_equivalent_graph(initial, *result.fallback);
-      limits.seconds = std::max(context.limits.seconds - seconds_since(start), 0.0);
-    }
     MctsOptions options = options_;
     if (context.progress) options.progress = context.progress;
-    MctsResult run = run_mcts(std::move(initial), context.rules, context.reward, options, limits);
+    SearchLimits limits = context.limits, taso_limits = context.limits;
+    taso_limits.seconds = context.limits.seconds / 2;
+    if (taso_graph_ == TasoGraph::kFinal) {
+      taso_limits.memory_bytes = context.limits.memory_bytes / 2;
+      limits.memory_bytes = context.limits.memory_bytes - taso_limits.memory_bytes;
+    }
+    const double input_cost = tensor::graph_cost(graph, context.model);
+    MctsResult run;
+    if (taso_graph_ == TasoGraph::kFinal && context.limits.threads > 1) {
+      tbb::task_arena arena(static_cast<int>(context.limits.threads));
+      arena.execute([&] {
+        tbb::task_group beside;
+        beside.run([&] {
+          result.taso = run_taso(graph, context.rules, context.model, taso_, taso_limits, &arena);
+        });
+        run = run_mcts(std::move(initial), context.rules, context.reward, options, limits, &arena);
+        beside.wait();
+      });
+    } else {
+      if (taso_graph_ != TasoGraph::kNone) {
+        result.taso = run_taso(graph, context.rules, context.model, taso_, taso_limits);
+        limits.seconds = std::max(context.limits.seconds - seconds_since(start), 0.0);
+        if (taso_graph_ == TasoGraph::kSeed && result.taso->cost < input_cost)
+          tensor::add_equivalent_graph(initial, result.taso->graph);
+      }
+      run = run_mcts(std::move(initial), context.rules, context.reward, options, limits);
+    }
+    std::vector<std::size_t> committed;
+    if (result.taso) {
+      if (result.taso->cost < input_cost) {
+        result.fallback = std::move(result.taso->graph);
+        committed = result.taso->applied;
+      }
+      result.taso->graph = tensor::Graph();
+    }
     result.state = std::move(run.state);
     if (result.fallback && taso_graph_ == TasoGraph::kFinal)
       tensor::add_equivalent_graph(result.state, *result.fallback);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <unordered_set>
@@ -91,12 +92,15 @@ struct Candidate {
 class TasoSearch {
  public:
   TasoSearch(const dsl::RuleSet& rules, const tensor::CostModel& model, const TasoOptions& options,
-             const SearchLimits& limits)
+             const SearchLimits& limits, tbb::task_arena* arena)
       : rules_(rules),
         model_(model),
         options_(options),
         limits_(limits),
-        arena_(static_cast<int>(std::max<std::size_t>(limits.threads, 1))) {}
+        own_arena_(arena ? nullptr
+                         : std::make_unique<tbb::task_arena>(
+                               static_cast<int>(std::max<std::size_t>(limits.threads, 1)))),
+        arena_(arena ? *arena : *own_arena_) {}
 
   TasoResult run(const tensor::Graph& input) {
     const auto start = Clock::now();
@@ -308,7 +312,8 @@ class TasoSearch {
   const tensor::CostModel& model_;
   const TasoOptions& options_;
   const SearchLimits& limits_;
-  tbb::task_arena arena_;
+  std::unique_ptr<tbb::task_arena> own_arena_;  // when not given one
+  tbb::task_arena& arena_;
   Rebuilt ahead_;                         // the next popped graph, when rebuilt beside an expansion
   std::size_t top_before_expansion_ = 0;  // the queue's top entry during the last expansion
   std::size_t max_ops_ = 0;
@@ -325,8 +330,8 @@ class TasoSearch {
 
 TasoResult run_taso(const tensor::Graph& graph, const dsl::RuleSet& rules,
                     const tensor::CostModel& model, const TasoOptions& options,
-                    const SearchLimits& limits) {
-  return TasoSearch(rules, model, options, limits).run(graph);
+                    const SearchLimits& limits, tbb::task_arena* arena) {
+  return TasoSearch(rules, model, options, limits, arena).run(graph);
 }
 
 }  // namespace mctsat::search

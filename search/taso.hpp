@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include <tbb/task_arena.h>
+
 #include "dsl/lowering.hpp"
 #include "search/progress.hpp"
 #include "search/search_limits.hpp"
@@ -65,9 +67,12 @@ struct TasoResult {
   StopReason stop = StopReason::kQueueEmpty;  // or budget, patience, time or memory limit
 };
 
-// Limits: seconds (checked before each popped graph), threads (candidates of a wave).
+// Limits: seconds (checked before each popped graph), threads (candidates of a wave). `arena`:
+// the oneTBB arena the candidates run in when the search shares its threads with another one run
+// beside it (then its CPU clocks also count the other's tasks a waiting thread ran); null: an
+// arena of its own with `limits.threads`.
 TasoResult run_taso(const tensor::Graph& graph, const dsl::RuleSet& rules,
                     const tensor::CostModel& model, const TasoOptions& options,
-                    const SearchLimits& limits);
+                    const SearchLimits& limits, tbb::task_arena* arena = nullptr);
 
 }  // namespace mctsat::search

@@ -4,7 +4,8 @@
 // in a row: MCTS alone, whose actions apply a rule to all its matches at once, fills the e-graph
 // with combinations of partial merges and stops before the chain completes. The default search
 // merges it fully, is never worse than MCTS alone or TASO alone, computes the same outputs, and is
-// deterministic for a seed, and its TASO pass stops at its patience.
+// deterministic for a seed (also with TASO's pass and the tree search side by side on two
+// threads), and its TASO pass stops at its patience.
 #include <string>
 
 #include <doctest/doctest.h>
@@ -105,6 +106,27 @@ TEST_CASE("the default search is deterministic for a seed") {
   CHECK_FALSE(first.mcts->steps.empty());
   for (std::size_t i = 0; i < first.mcts->steps.size(); ++i)
     CHECK(first.mcts->steps[i].rule == second.mcts->steps[i].rule);
+}
+
+TEST_CASE("on two threads the taso pass runs beside the tree search, with one thread's result") {
+  const RooflineCostModel model(builtin_profile("v100"));
+  const Graph graph = six_products(true);
+  search::OptimizeOptions options;
+  options.mcts.simulations = 32;
+  options.mcts.node_limit = 2'000;
+  options.mcts.batch = 2;
+  options.taso.budget = 40;
+  const search::OptimizeResult one = search::optimize(graph, taso_rules(), model, options);
+  options.limits.threads = 2;
+  const search::OptimizeResult two = search::optimize(graph, taso_rules(), model, options);
+  CHECK(two.optimized_cost == one.optimized_cost);
+  REQUIRE(two.taso);
+  CHECK(two.taso->explored == one.taso->explored);
+  CHECK(two.taso->cost == one.taso->cost);
+  REQUIRE(two.mcts->steps.size() == one.mcts->steps.size());
+  for (std::size_t i = 0; i < one.mcts->steps.size(); ++i)
+    CHECK(two.mcts->steps[i].rule == one.mcts->steps[i].rule);
+  CHECK(search_graphs::max_difference(graph, two.graph, 3) < 1e-6);
 }
 
 TEST_CASE("the default search's taso pass stops at its patience; the taso strategy has none") {
