@@ -189,7 +189,9 @@ void add_synthesize(CLI::App& rules) {
       ->add_option("--derive-iterations", o->synthesis.derivation.iterations,
                    "Saturation iterations when checking whether a candidate is derivable")
       ->capture_default_str();
-  command->add_option("--max-terms", o->synthesis.max_terms, "New terms per size at most")
+  command
+      ->add_option("--max-terms", o->synthesis.max_terms,
+                   "New terms per size at most (more: an evenly spaced sample)")
       ->capture_default_str();
   command->add_flag("--all-terms", o->all_terms,
                     "Grow terms from every term, not one per fingerprint");
@@ -245,7 +247,8 @@ void add_synthesize(CLI::App& rules) {
                                  {"terms", s.terms},
                                  {"well_formed", s.well_formed},
                                  {"distinct", s.kept},
-                                 {"truncated", s.truncated}});
+                                 {"truncated", s.truncated},
+                                 {"fitting", s.fitting}});
       std::cout << out.dump(2) << '\n';
       return;
     }

@@ -48,12 +48,17 @@ std::vector<CandidateRule> propose_candidates(const TermPool& pool, const std::v
       return std::tie(ops, text, id) < std::tie(o.ops, o.text, o.id);
     }
   };
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<Member>> buckets;
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    if (!fingerprints[k].valid()) continue;
-    buckets[{fingerprints[k].hash, fingerprints[k].valid_instances}].push_back(
-        {pool.term(ids[k]).ops(), pool.text(ids[k]), ids[k]});
-  }
+  // Buckets in order of fingerprint: the terms' indices sorted by it. Texts are made only for
+  // the buckets of two or more terms (most of the largest terms are alone in theirs).
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    if (fingerprints[k].valid()) order.push_back(k);
+  auto bucket_key = [&](std::size_t k) {
+    return std::make_pair(fingerprints[k].hash, fingerprints[k].valid_instances);
+  };
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::make_pair(bucket_key(a), a) < std::make_pair(bucket_key(b), b);
+  });
   const SynthesisVocabulary& vocabulary = pool.vocabulary();
   std::vector<CandidateRule> out;
   std::set<std::string> seen;
@@ -90,8 +95,15 @@ std::vector<CandidateRule> propose_candidates(const TermPool& pool, const std::v
     }
     out.push_back(std::move(c));
   };
-  for (auto& [key, members] : buckets) {
-    if (members.size() < 2) continue;
+  std::vector<Member> members;
+  for (std::size_t begin = 0, end = 0; begin < order.size(); begin = end) {
+    const auto key = bucket_key(order[begin]);
+    end = begin + 1;
+    while (end < order.size() && bucket_key(order[end]) == key) ++end;
+    if (end - begin < 2) continue;
+    members.clear();
+    for (std::size_t i = begin; i < end; ++i)
+      members.push_back({pool.term(ids[order[i]]).ops(), pool.text(ids[order[i]]), ids[order[i]]});
     std::sort(members.begin(), members.end());
     for (std::size_t m = 1; m < members.size(); ++m) {
       const GraphTerm& lhs = pool.term(members[m].id);

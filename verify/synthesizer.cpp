@@ -226,18 +226,24 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     for (std::size_t v = 0; v < vocabulary.variables.size(); ++v)
       variables.push_back(static_cast<TermId>(v));
     SynthesisStage stage;
+    stage.fitting = variables.size();
     take(variables, stage);
   }
   for (std::size_t ops = 1; ops <= options.max_ops; ++ops) {
     SynthesisStage stage;
     stage.ops = ops;
     const auto t0 = Clock::now();
-    const auto ids = pool.grow(ops, usable, options.max_terms, stage.truncated);
+    const Growth grown = pool.grow(ops, usable, options.max_terms);
+    stage.truncated = grown.truncated();
+    stage.fitting = grown.fitting;
     report.enumerate_seconds += since(t0);
-    take(ids, stage);
-    progress(fmt::format("{} operator{}: {} terms, {} well-formed, {} distinct fingerprints{}", ops,
-                         ops == 1 ? "" : "s", stage.terms, stage.well_formed, stage.kept,
-                         stage.truncated ? " (truncated)" : ""));
+    take(grown.ids, stage);
+    progress(fmt::format(
+        "{} operator{}: {} terms, {} well-formed, {} distinct fingerprints{}", ops,
+        ops == 1 ? "" : "s", stage.terms, stage.well_formed, stage.kept,
+        stage.truncated
+            ? fmt::format(" (truncated: {} of {} terms, evenly spaced)", stage.terms, stage.fitting)
+            : ""));
   }
   std::vector<ProposedPair> pairs;
   if (options.pairs) {

@@ -33,7 +33,8 @@ namespace mctsat::verify {
 
 struct SynthesisOptions {
   std::size_t max_ops = 2;            // operators per side at most
-  std::size_t max_terms = 1'000'000;  // new terms per size at most (then truncated)
+  std::size_t max_terms = 1'000'000;  // new terms per size at most (then an evenly spaced
+                                      // sample of them, term_enumeration.hpp)
   bool representatives_only = true;   // grow terms from one term per fingerprint (Ruler)
   bool merges = true;                 // two-output merge rules from concat rules (merge_rules.hpp)
   std::size_t final_samples = 0;      // > 0: written rules are tested again with this many
@@ -56,6 +57,7 @@ struct RejectedCandidate {
 struct SynthesisStage {
   std::size_t ops = 0;  // terms of this many operators
   std::size_t terms = 0, well_formed = 0, kept = 0;
+  std::size_t fitting = 0;  // the terms of this size the smaller ones allow (more when truncated)
   bool truncated = false;
 };
 

@@ -2,10 +2,14 @@
 #include "verify/term_enumeration.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <set>
+#include <unordered_map>
 
 #include "dsl/printer.hpp"
 #include "support/error.hpp"
+#include "support/stable_hash.hpp"
 #include "tensor/graph_builder.hpp"
 
 namespace mctsat::verify {
@@ -36,6 +40,101 @@ dsl::Term attribute_term(const tensor::Attr& attr) {
   return t;
 }
 
+// Where the arguments of new terms come from: for the operators the arguments chosen so far hold
+// together (`taken`, sorted), the positions in `usable` of the terms that may come next, i.e.
+// whose operators outside `taken` number at most `budget - |taken|` ("free"). Those are the terms
+// of at most `free` operators, and the terms that share operators with `taken`: the latter are
+// built from `taken` and the variables by at most `free` more operators, so they are found by
+// looking up operator applications on that growing set, `free` rounds of it. Positions come in
+// increasing order, so terms are made in the order of a plain scan of `usable`.
+class ArgumentCandidates {
+ public:
+  ArgumentCandidates(const std::vector<GraphTerm>& terms, const std::vector<TermId>& usable,
+                     std::size_t budget, std::vector<std::size_t> arities)
+      : terms_(terms), usable_(usable), budget_(budget), arities_(std::move(arities)) {
+    at_most_.resize(budget + 1);
+    for (std::size_t k = 0; k < usable.size(); ++k) {
+      const GraphTerm& t = terms[usable[k]];
+      if (t.ops() > budget) continue;
+      for (std::size_t f = t.ops(); f <= budget; ++f) at_most_[f].push_back(k);
+      if (t.choice == GraphTerm::kVariable) {
+        variables_.push_back(k);
+        continue;
+      }
+      std::vector<TermId> key = {static_cast<TermId>(t.choice)};
+      key.insert(key.end(), t.args.begin(), t.args.end());
+      applications_.emplace(std::move(key), k);
+      position_.emplace(usable[k], k);
+    }
+  }
+
+  const std::vector<std::size_t>& after(const std::vector<TermId>& taken) {
+    const auto found = memo_.find(taken);
+    if (found != memo_.end()) return found->second;
+    const std::size_t free = budget_ - taken.size();
+    std::vector<std::size_t> out = at_most_[free];
+    if (!taken.empty()) {
+      std::set<std::size_t> reached(variables_.begin(), variables_.end());
+      for (TermId t : taken) {
+        const auto at = position_.find(t);
+        if (at == position_.end())
+          throw Error("TermPool::grow: an operator subterm of a usable term is not usable");
+        reached.insert(at->second);
+      }
+      for (std::size_t round = 0; round < free; ++round) {
+        const std::vector<std::size_t> from(reached.begin(), reached.end());
+        std::vector<TermId> key;
+        for (std::size_t c = 0; c < arities_.size(); ++c) {
+          // Every tuple of `from` of the choice's arity, as a mixed-radix counter.
+          const std::size_t arity = arities_[c];
+          std::vector<std::size_t> digit(arity, 0);
+          while (true) {
+            key.assign(1, static_cast<TermId>(c));
+            for (std::size_t d : digit) key.push_back(usable_[from[d]]);
+            if (const auto hit = applications_.find(key); hit != applications_.end() &&
+                                                          !reached.count(hit->second) &&
+                                                          outside(taken, hit->second) <= free)
+              reached.insert(hit->second);
+            std::size_t i = 0;
+            while (i < arity && ++digit[i] == from.size()) digit[i++] = 0;
+            if (i == arity) break;
+          }
+        }
+      }
+      for (std::size_t k : reached)
+        if (terms_[usable_[k]].ops() > free) out.push_back(k);
+      std::sort(out.begin(), out.end());
+    }
+    return memo_.emplace(taken, std::move(out)).first->second;
+  }
+
+ private:
+  // How many operators of the term at `position` are not in `taken`.
+  std::size_t outside(const std::vector<TermId>& taken, std::size_t position) const {
+    const auto& ops = terms_[usable_[position]].operators;
+    std::size_t n = 0;
+    for (TermId o : ops) n += !std::binary_search(taken.begin(), taken.end(), o);
+    return n;
+  }
+
+  struct KeyHash {
+    std::size_t operator()(const std::vector<TermId>& key) const {
+      std::uint64_t h = 0;
+      for (TermId t : key) h = hash_combine(h, t);
+      return static_cast<std::size_t>(h);
+    }
+  };
+  const std::vector<GraphTerm>& terms_;
+  const std::vector<TermId>& usable_;
+  std::size_t budget_;
+  std::vector<std::size_t> arities_;               // of each operator choice
+  std::vector<std::vector<std::size_t>> at_most_;  // [f]: positions of terms of <= f operators
+  std::vector<std::size_t> variables_;             // positions of variables
+  std::unordered_map<std::vector<TermId>, std::size_t, KeyHash> applications_;  // choice, args
+  std::unordered_map<TermId, std::size_t> position_;  // operator term -> position
+  std::map<std::vector<TermId>, std::vector<std::size_t>> memo_;
+};
+
 }  // namespace
 
 TermPool::TermPool(const SynthesisVocabulary& vocabulary) : vocabulary_(vocabulary) {
@@ -48,48 +147,61 @@ TermPool::TermPool(const SynthesisVocabulary& vocabulary) : vocabulary_(vocabula
   }
 }
 
-std::vector<TermId> TermPool::grow(std::size_t ops, const std::vector<TermId>& usable,
-                                   std::size_t limit, bool& truncated) {
-  std::vector<TermId> added;
-  if (ops == 0) return added;
+Growth TermPool::grow(std::size_t ops, const std::vector<TermId>& usable, std::size_t limit) {
+  Growth out;
+  if (ops == 0) return out;
   const std::size_t budget = ops - 1;  // operators the arguments hold together
+  std::vector<std::size_t> arities;
+  for (const OperatorChoice& choice : vocabulary_.choices) arities.push_back(choice.arity);
+  ArgumentCandidates candidates(terms_, usable, budget, std::move(arities));
+  // Visits every argument tuple that fits, in order: (choice, argument tuple) to `leaf`.
   std::vector<TermId> args;
-  for (std::size_t c = 0; c < vocabulary_.choices.size() && !truncated; ++c) {
-    const std::size_t arity = vocabulary_.choices[c].arity;
-    // Depth-first over argument positions; `sum` bounds the union's size from above.
-    auto extend = [&](auto&& self, std::size_t sum) -> void {
-      if (truncated) return;
-      if (args.size() == arity) {
-        if (sum < budget) return;
-        std::vector<TermId> operators = operators_of(terms_, args);
-        if (operators.size() != budget) return;
-        GraphTerm t;
-        t.choice = c;
-        t.args = args;
-        for (TermId a : args) t.variables |= terms_[a].variables;
-        const auto id = static_cast<TermId>(terms_.size());
-        operators.push_back(id);  // larger than every earlier id: stays sorted
-        t.operators = std::move(operators);
-        terms_.push_back(std::move(t));
-        added.push_back(id);
-        if (added.size() >= limit) truncated = true;
-        return;
-      }
-      const std::size_t remaining = arity - args.size() - 1;
-      for (TermId a : usable) {
-        const std::size_t n = terms_[a].ops();
-        if (n > budget) continue;
-        // The rest can add at most `remaining * budget` operators.
-        if (sum + n + remaining * budget < budget) continue;
-        args.push_back(a);
-        self(self, sum + n);
-        args.pop_back();
-        if (truncated) return;
-      }
-    };
-    extend(extend, 0);
-  }
-  return added;
+  auto each = [&](auto&& leaf) {
+    for (std::size_t c = 0; c < vocabulary_.choices.size(); ++c) {
+      const std::size_t arity = vocabulary_.choices[c].arity;
+      // Depth-first over argument positions; `taken`: the operators of the arguments so far.
+      auto extend = [&](auto&& self, const std::vector<TermId>& taken) -> void {
+        if (args.size() == arity) {
+          if (taken.size() == budget) leaf(c, taken);
+          return;
+        }
+        const std::size_t remaining = arity - args.size() - 1;
+        std::vector<TermId> merged;
+        for (std::size_t k : candidates.after(taken)) {
+          const TermId a = usable[k];
+          const auto& operators = terms_[a].operators;
+          merged.clear();
+          std::set_union(taken.begin(), taken.end(), operators.begin(), operators.end(),
+                         std::back_inserter(merged));
+          // Too many already, or the rest can add at most `remaining * budget` operators.
+          if (merged.size() > budget || merged.size() + remaining * budget < budget) continue;
+          args.push_back(a);
+          self(self, merged);
+          args.pop_back();
+        }
+      };
+      extend(extend, {});
+    }
+  };
+  each([&](std::size_t, const std::vector<TermId>&) { ++out.fitting; });
+  // Term i of the enumeration is made when the evenly spaced sequence of `limit` of them
+  // reaches a new value at it: all when they fit, else `limit` spread over every choice.
+  const std::size_t kept = std::min(limit, out.fitting);
+  std::size_t index = 0;
+  each([&](std::size_t c, const std::vector<TermId>& taken) {
+    const std::size_t i = index++;
+    if ((i + 1) * kept / out.fitting == i * kept / out.fitting) return;
+    GraphTerm t;
+    t.choice = c;
+    t.args = args;
+    for (TermId a : args) t.variables |= terms_[a].variables;
+    const auto id = static_cast<TermId>(terms_.size());
+    t.operators = taken;
+    t.operators.push_back(id);  // larger than every earlier id: stays sorted
+    terms_.push_back(std::move(t));
+    out.ids.push_back(id);
+  });
+  return out;
 }
 
 TermId TermPool::apply(std::size_t choice, const std::vector<TermId>& args) {

@@ -32,6 +32,12 @@ struct GraphTerm {
   std::size_t ops() const { return operators.size(); }
 };
 
+struct Growth {
+  std::vector<TermId> ids;  // the terms made
+  std::size_t fitting = 0;  // the terms the arguments allow: more than ids.size() when truncated
+  bool truncated() const { return ids.size() < fitting; }
+};
+
 class TermPool {
  public:
   // A pool holding one term per variable (ids 0..variables-1). At most 64 variables.
@@ -41,12 +47,15 @@ class TermPool {
   const GraphTerm& term(TermId id) const { return terms_.at(id); }
   std::size_t size() const { return terms_.size(); }
 
-  // Adds every term of exactly `ops` operators whose arguments are among `usable` (terms of
-  // fewer operators; the caller keeps those that are well-formed somewhere), in a fixed order;
-  // returns their ids. Stops after `limit` new terms and sets `truncated`.
-  // Cost: for each operator choice of arity a, |usable|^a argument tuples are considered.
-  std::vector<TermId> grow(std::size_t ops, const std::vector<TermId>& usable, std::size_t limit,
-                           bool& truncated);
+  // Adds the terms of exactly `ops` operators whose arguments are among `usable` (terms of
+  // fewer operators, with every subterm of each among them too; the caller keeps those
+  // that are well-formed somewhere), in a fixed order (operator choice, then the arguments'
+  // positions in `usable`); returns their ids. When more than `limit` fit, `limit` of them,
+  // evenly spaced in that order (a deterministic sample over every operator choice). Cost:
+  // about twice the argument tuples that fit `ops` (an argument that shares operators with the
+  // ones before it is looked up, not searched for); throws mctsat::Error when an operator
+  // subterm of a usable term is not usable.
+  Growth grow(std::size_t ops, const std::vector<TermId>& usable, std::size_t limit);
 
   // Adds the one term applying operator choice `choice` to `args` (terms of the pool, as many as
   // the choice's arity) and returns its id; not hash-consed with the terms grow() made.
