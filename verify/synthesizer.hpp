@@ -69,9 +69,10 @@ struct SynthesisReport {
   std::size_t derivable = 0;   // dropped: derived from accepted or existing rules
   std::size_t verified = 0;    // passed verification (some later found derivable)
   std::size_t cache_hits = 0;
-  std::size_t sample_cache_hits =
-      0;                          // numeric samples selected by an earlier check (sample_cache.hpp)
-  std::size_t dropped_atoms = 0;  // condition atoms dropped by minimize_conditions
+  // Numeric samples selected by an earlier check (sample_cache.hpp); checks answered by the
+  // verification cache (verify.cache_dir).
+  std::size_t sample_cache_hits = 0, verify_cache_hits = 0;
+  std::size_t dropped_atoms = 0;    // condition atoms dropped by minimize_conditions
   std::size_t pair_candidates = 0;  // concat rules proposed from pairs of graphs (pair_terms.hpp)
   double enumerate_seconds = 0, fingerprint_seconds = 0, verify_seconds = 0, derive_seconds = 0,
          seconds = 0;
