@@ -278,6 +278,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   // Many candidates share their shape constraints: Z3's numeric samples are selected once.
   SampleCache samples;
   verify_options.numeric.sample_cache = &samples;
+  verify_options.skip_numeric_after_shape_failure = true;  // refuted either way
   verify_options.on_verified = [&](const EquationReport& r, std::size_t, std::size_t) {
     report.verify_cache_hits += r.cached ? 1 : 0;  // called one at a time
   };

@@ -6,14 +6,18 @@
 // existing rules given) already derive by bounded equality saturation (rule_derivation.hpp),
 // verify the rest in parallel with the verifier (shape soundness with Z3, numeric tests;
 // verifier.hpp) — first without a condition, then under the shape conditions read from the
-// variables' declarations — and accept the verified ones in order unless an earlier acceptance
+// variables' declarations, weakest first (a stronger one only where the weaker ones fail) — and
+// accept the verified ones in order unless an earlier acceptance
 // derives them. Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
 // the same way; a merge that fails refutes (and removes) its concat rule. Optionally, a final
-// numeric test with more samples drops what it refutes.
+// numeric test with more samples drops what it refutes (numeric only: the rules passed the shape
+// check as written). Verdicts can be kept on disk (verify.cache_dir) for a larger run to reuse.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread
-// count (fingerprints and verification run in parallel into fixed slots; acceptance is serial).
+// count (fingerprints and verification run in parallel into fixed slots; acceptance is serial),
+// as long as no Z3 query of the verifier hits its timeout (a wall-clock limit: on a heavily loaded
+// machine a sample selection may then differ).
 #pragma once
 
 #include <cstddef>
