@@ -149,7 +149,7 @@ void add_import_taso_equations(CLI::App& rules) {
 void add_synthesize(CLI::App& rules) {
   struct Options {
     std::vector<std::string> ops, shapes = {"x:n,n", "y:n,n", "z:n,n"}, dims = {"n=2,3"}, existing;
-    std::string output, cache;
+    std::string output, cache, verify_cache;
     verify::SynthesisOptions synthesis;
     bool all_terms = false, no_merges = false, no_pairs = false, json = false;
   };
@@ -206,6 +206,8 @@ void add_synthesize(CLI::App& rules) {
   command->add_flag("--no-pairs", o->no_pairs,
                     "Propose no concat rules from pairs of one-operator graphs");
   command->add_option("--cache", o->cache, "Fingerprint cache file (reused by a larger run)");
+  command->add_option("--verify-cache", o->verify_cache,
+                      "Directory of verification results (reused by a larger run)");
   command->add_option("-j,--jobs", o->synthesis.fingerprint.jobs, "Threads (0: every core)")
       ->capture_default_str();
   command->add_flag("--json", o->json, "Print JSON");
@@ -218,6 +220,7 @@ void add_synthesize(CLI::App& rules) {
     options.merges = !o->no_merges;
     options.pairs = !o->no_pairs;
     if (!o->cache.empty()) options.cache_path = o->cache;
+    if (!o->verify_cache.empty()) options.verify.cache_dir = o->verify_cache;
     if (!o->json) options.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     const verify::SynthesisReport report = verify::synthesize(vocabulary, existing, options);
     write_file_atomically(o->output, report.text);
@@ -230,6 +233,7 @@ void add_synthesize(CLI::App& rules) {
                             {"verified", report.verified},
                             {"cache_hits", report.cache_hits},
                             {"sample_cache_hits", report.sample_cache_hits},
+                            {"verify_cache_hits", report.verify_cache_hits},
                             {"pair_candidates", report.pair_candidates},
                             {"dropped_atoms", report.dropped_atoms},
                             {"rejected", nlohmann::json::array()},

@@ -194,7 +194,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   };
   SynthesisReport report;
   TermPool pool(vocabulary);
-  const Fingerprinter fingerprinter(pool, options.fingerprint);
+  Fingerprinter fingerprinter(pool, options.fingerprint);
   std::optional<FingerprintCache> cache;
   if (options.cache_path) cache.emplace(*options.cache_path, fingerprinter.settings());
   FingerprintCache* cache_ptr = cache ? &*cache : nullptr;
@@ -206,16 +206,19 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   auto take = [&](const std::vector<TermId>& ids, SynthesisStage& stage) {
     const auto t0 = Clock::now();
     const auto f = fingerprinter.fingerprint(ids, cache_ptr);
-    report.fingerprint_seconds += since(t0);
+    std::vector<TermId> kept;
     for (std::size_t k = 0; k < ids.size(); ++k) {
       if (!f[k].valid()) continue;
       ++stage.well_formed;
       if (!options.representatives_only ||
-          represented.insert({f[k].hash, f[k].valid_instances}).second) {
-        usable.push_back(ids[k]);
-        ++stage.kept;
-      }
+          represented.insert({f[k].hash, f[k].valid_instances}).second)
+        kept.push_back(ids[k]);
     }
+    // Larger terms are grown from these: their values make those fingerprints cheap.
+    if (stage.ops < options.max_ops) fingerprinter.remember(kept);
+    report.fingerprint_seconds += since(t0);
+    usable.insert(usable.end(), kept.begin(), kept.end());
+    stage.kept = kept.size();
     all.insert(all.end(), ids.begin(), ids.end());
     prints.insert(prints.end(), f.begin(), f.end());
     stage.terms = ids.size();
@@ -281,6 +284,10 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   // Many candidates share their shape constraints: Z3's numeric samples are selected once.
   SampleCache samples;
   verify_options.numeric.sample_cache = &samples;
+  verify_options.skip_numeric_after_shape_failure = true;  // refuted either way
+  verify_options.on_verified = [&](const EquationReport& r, std::size_t, std::size_t) {
+    report.verify_cache_hits += r.cached ? 1 : 0;  // called one at a time
+  };
 
   auto written = [&](const CandidateRule& c, std::string name, std::string condition) {
     WrittenRule r;
@@ -321,28 +328,42 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     std::vector<WrittenRule> plain;
     for (std::size_t i : open) plain.push_back(written(candidates[i], fmt::format("c{}", i), ""));
     const auto first = verify_with_merges(plain, verify_options);
-    std::vector<WrittenRule> conditioned;
-    std::vector<std::size_t> conditioned_of;  // index into `open`, up to three variants each
-    std::vector<std::vector<std::string>> conditioned_atoms;
+    // Weakest first: same shapes; then equal dimensions; then ranks too. A variant is verified
+    // only where the weaker ones failed (a stronger one would pass too, and go unused).
+    std::vector<std::vector<std::vector<std::string>>> variants_of(open.size());
     for (std::size_t k = 0; k < open.size(); ++k) {
       if (first[k].pass) continue;
       const ShapeConditions conditions = shape_conditions(candidates[open[k]], vocabulary);
-      // Weakest first: same shapes; then equal dimensions; then ranks too.
       std::vector<std::vector<std::string>> variants(3, conditions.same_shapes);
       variants[1].insert(variants[1].end(), conditions.dims.begin(), conditions.dims.end());
       variants[2] = variants[1];
       variants[2].insert(variants[2].end(), conditions.ranks.begin(), conditions.ranks.end());
-      for (std::size_t v = 0; v < variants.size(); ++v) {
-        const auto* atoms = &variants[v];
-        if (atoms->empty() || (v > 0 && *atoms == variants[v - 1])) continue;
+      for (std::size_t v = 0; v < variants.size(); ++v)
+        if (!variants[v].empty() && (v == 0 || variants[v] != variants[v - 1]))
+          variants_of[k].push_back(variants[v]);
+    }
+    std::vector<WrittenRule> conditioned;
+    std::vector<std::size_t> conditioned_of;  // index into `open`, weaker variants first
+    std::vector<std::vector<std::string>> conditioned_atoms;
+    std::vector<Verified> second;
+    std::vector<char> passed(open.size(), 0);
+    for (std::size_t level = 0; level < 3; ++level) {
+      const std::size_t round_begin = conditioned.size();
+      for (std::size_t k = 0; k < open.size(); ++k) {
+        if (passed[k] || level >= variants_of[k].size()) continue;
+        const auto& atoms = variants_of[k][level];
         conditioned.push_back(written(candidates[open[k]],
                                       fmt::format("c{}-{}", open[k], conditioned.size()),
-                                      fmt::format("{}", fmt::join(*atoms, " and "))));
+                                      fmt::format("{}", fmt::join(atoms, " and "))));
         conditioned_of.push_back(k);
-        conditioned_atoms.push_back(*atoms);
+        conditioned_atoms.push_back(atoms);
+      }
+      const std::vector<WrittenRule> round(conditioned.begin() + round_begin, conditioned.end());
+      for (auto& result : verify_with_merges(round, verify_options)) {
+        passed[conditioned_of[second.size()]] |= result.pass;
+        second.push_back(std::move(result));
       }
     }
-    const auto second = verify_with_merges(conditioned, verify_options);
     report.verify_seconds += since(t0);
 
     // Accept in order, unless derivable from what was accepted before.
@@ -402,9 +423,15 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       report.rules.push_back(std::move(rule));
     }
     report.derive_seconds += since(t0);
-    if (end == candidates.size() || candidates[end].size() != candidates[end - 1].size())
-      progress(fmt::format("candidates of {} operators done: {} verified, {} rules so far",
-                           candidates[end - 1].size(), report.verified, report.rules.size()));
+    // Reported once per size (both sides' operators) finished, at the window that finishes it.
+    const std::size_t done_size =
+        end == candidates.size() ? candidates[end - 1].size() : candidates[end].size() - 1;
+    if (done_size >= candidates[begin].size())
+      progress(
+          fmt::format("candidates of up to {} operators done ({} of {}): {} derivable, {} "
+                      "verified, {} rules so far; {:.0f} s",
+                      done_size, end, candidates.size(), report.derivable, report.verified,
+                      report.rules.size(), since(start)));
     begin = end;
   }
 
@@ -462,6 +489,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     VerifyOptions strict = verify_options;
     strict.numeric.samples = options.final_samples;
     strict.numeric.seed = verify_options.numeric.seed + 1;
+    strict.numeric_only = true;  // every rule passed the shape check with this text
     const auto results = verify_rules(report.rules, strict);
     std::set<std::string> failed;
     for (std::size_t k = 0; k < report.rules.size(); ++k) {

@@ -6,14 +6,18 @@
 // existing rules given) already derive by bounded equality saturation (rule_derivation.hpp),
 // verify the rest in parallel with the verifier (shape soundness with Z3, numeric tests;
 // verifier.hpp) — first without a condition, then under the shape conditions read from the
-// variables' declarations — and accept the verified ones in order unless an earlier acceptance
+// variables' declarations, weakest first (a stronger one only where the weaker ones fail) — and
+// accept the verified ones in order unless an earlier acceptance
 // derives them. Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
 // the same way; a merge that fails refutes (and removes) its concat rule. Optionally, a final
-// numeric test with more samples drops what it refutes.
+// numeric test with more samples drops what it refutes (numeric only: the rules passed the shape
+// check as written). Verdicts can be kept on disk (verify.cache_dir) for a larger run to reuse.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread
-// count (fingerprints and verification run in parallel into fixed slots; acceptance is serial).
+// count (fingerprints and verification run in parallel into fixed slots; acceptance is serial),
+// as long as no Z3 query of the verifier hits its timeout (a wall-clock limit: on a heavily loaded
+// machine a sample selection may then differ).
 #pragma once
 
 #include <cstddef>
@@ -71,9 +75,10 @@ struct SynthesisReport {
   std::size_t derivable = 0;   // dropped: derived from accepted or existing rules
   std::size_t verified = 0;    // passed verification (some later found derivable)
   std::size_t cache_hits = 0;
-  std::size_t sample_cache_hits =
-      0;                          // numeric samples selected by an earlier check (sample_cache.hpp)
-  std::size_t dropped_atoms = 0;  // condition atoms dropped by minimize_conditions
+  // Numeric samples selected by an earlier check (sample_cache.hpp); checks answered by the
+  // verification cache (verify.cache_dir).
+  std::size_t sample_cache_hits = 0, verify_cache_hits = 0;
+  std::size_t dropped_atoms = 0;    // condition atoms dropped by minimize_conditions
   std::size_t pair_candidates = 0;  // concat rules proposed from pairs of graphs (pair_terms.hpp)
   double enumerate_seconds = 0, fingerprint_seconds = 0, verify_seconds = 0, derive_seconds = 0,
          seconds = 0;

@@ -1,6 +1,7 @@
 // Fingerprinting terms with the reference interpreter (see term_fingerprint.hpp).
 #include "verify/term_fingerprint.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "support/splitmix64.hpp"
 #include "support/stable_hash.hpp"
 #include "tensor/interpreter.hpp"
+#include "tensor/reference_kernels.hpp"
 
 namespace mctsat::verify {
 namespace {
@@ -118,20 +120,61 @@ std::string Fingerprinter::settings() const {
   return text;
 }
 
+Fingerprinter::TermValues Fingerprinter::evaluate(TermId id) const {
+  const GraphTerm& term = pool_.term(id);
+  TermValues out;
+  out.values.resize(inputs_.size());
+  if (term.choice == GraphTerm::kVariable) {
+    const std::string& name = pool_.vocabulary().variables[term.variable].name;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      out.valid_instances |= std::uint64_t{1} << i;
+      for (const auto& inputs : inputs_[i]) out.values[i].push_back(inputs.at(name));
+    }
+    return out;
+  }
+  // The arguments' values: remembered, else evaluated here (terms the caller did not keep).
+  std::vector<TermValues> computed(term.args.size());
+  std::vector<const TermValues*> args;
+  for (std::size_t k = 0; k < term.args.size(); ++k) {
+    const TermId a = term.args[k];
+    if (a < remembered_.size() && remembered_[a]) {
+      args.push_back(remembered_[a].get());
+    } else {
+      computed[k] = evaluate(a);
+      args.push_back(&computed[k]);
+    }
+  }
+  const OperatorChoice& choice = pool_.vocabulary().choices[term.choice];
+  std::vector<tensor::Tensor> operands(args.size());
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    const bool valid = std::all_of(args.begin(), args.end(), [&](const TermValues* a) {
+      return (a->valid_instances >> i & 1) != 0;
+    });
+    if (!valid) continue;
+    try {
+      for (std::size_t s = 0; s < inputs_[i].size(); ++s) {
+        for (std::size_t k = 0; k < args.size(); ++k) operands[k] = args[k]->values[i][s];
+        out.values[i].push_back(tensor::evaluate_op(choice.op, operands, choice.attrs).at(0));
+      }
+      out.valid_instances |= std::uint64_t{1} << i;
+    } catch (const Error&) {  // the operator's shape function rejects its inputs here
+      out.values[i].clear();
+    }
+  }
+  return out;
+}
+
 Fingerprint Fingerprinter::fingerprint(TermId id) const {
+  const TermValues values = evaluate(id);
   Fingerprint f;
+  f.valid_instances = values.valid_instances;
   std::uint64_t hash = 0xcbf29ce484222325ULL;
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
-    std::optional<tensor::Graph> graph;
-    try {
-      graph.emplace(pool_.graph(id, i));
-    } catch (const Error&) {
+    if ((values.valid_instances >> i & 1) == 0) {
       hash = hash_combine(hash, kIllFormed);
       continue;
     }
-    f.valid_instances |= std::uint64_t{1} << i;
-    for (const auto& inputs : inputs_[i]) {
-      const tensor::Tensor out = tensor::interpret(*graph, inputs).at(0);
+    for (const tensor::Tensor& out : values.values[i]) {
       for (std::int64_t d : out.shape) hash = hash_combine(hash, static_cast<std::uint64_t>(d));
       hash = hash_combine(hash, out.shape.size());
       for (double v : out.data) hash = hash_combine(hash, value_hash(v));
@@ -139,6 +182,21 @@ Fingerprint Fingerprinter::fingerprint(TermId id) const {
   }
   f.hash = hash;
   return f;
+}
+
+void Fingerprinter::remember(const std::vector<TermId>& ids) {
+  // Evaluated in parallel from what was remembered before, then stored.
+  std::vector<TermValues> values(ids.size());
+  const int threads = options_.jobs == 0 ? tbb::this_task_arena::max_concurrency()
+                                         : static_cast<int>(options_.jobs);
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, ids.size(),
+                      [&](std::size_t k) { values[k] = evaluate(ids[k]); });
+  });
+  if (remembered_.size() < pool_.size()) remembered_.resize(pool_.size());
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    remembered_.at(ids[k]) = std::make_unique<const TermValues>(std::move(values[k]));
 }
 
 std::vector<Fingerprint> Fingerprinter::fingerprint(const std::vector<TermId>& ids,

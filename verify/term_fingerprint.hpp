@@ -5,12 +5,15 @@
 // the instances in which the term is ill-formed. Terms with equal fingerprints are candidates
 // for an equality; the verifier decides. Fingerprints are computed in parallel with oneTBB and
 // are the same for every thread count; a cache keyed by the term's text and the settings lets a
-// larger run reuse a smaller one's.
+// larger run reuse a smaller one's. The values of the terms the caller will grow from can be
+// remembered, so that a larger term costs one operator evaluation per instance and input set
+// (the same values as interpreting its whole graph).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -63,13 +66,25 @@ class Fingerprinter {
                                        FingerprintCache* cache = nullptr) const;
   Fingerprint fingerprint(TermId id) const;
 
+  // Keeps the output values of `ids` (terms of the pool) under every instance and input set:
+  // terms built on them are then fingerprinted from them. Not while fingerprint() runs.
+  void remember(const std::vector<TermId>& ids);
+
   // Identifies the inputs (shape instances, variables, sets, seed): the cache's settings.
   std::string settings() const;
 
  private:
+  // A term's outputs: values[instance][set], empty for an instance where it is ill-formed.
+  struct TermValues {
+    std::uint64_t valid_instances = 0;
+    std::vector<std::vector<tensor::Tensor>> values;
+  };
+  TermValues evaluate(TermId id) const;  // from the remembered values of its arguments
+
   const TermPool& pool_;
   FingerprintOptions options_;
   std::vector<std::vector<std::map<std::string, tensor::Tensor>>> inputs_;  // [instance][set]
+  std::vector<std::unique_ptr<const TermValues>> remembered_;               // by term id
 };
 
 }  // namespace mctsat::verify

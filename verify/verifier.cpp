@@ -18,10 +18,12 @@ namespace {
 constexpr const char* kVerifierVersion = "mctsat-verify-2";
 
 std::string options_text(const VerifyOptions& o) {
-  return fmt::format("rank {} assignments {} timeouts {}/{}/{} samples {} seed {} dim {} tol {}",
-                     o.shape.max_rank, o.shape.max_assignments, o.shape.timeout_ms,
-                     o.proof.timeout_ms, o.numeric.timeout_ms, o.numeric.samples, o.numeric.seed,
-                     o.numeric.max_dim, o.numeric.tolerance);
+  return fmt::format(
+      "rank {} assignments {} timeouts {}/{}/{} samples {} seed {} dim {} tol {}{}{}",
+      o.shape.max_rank, o.shape.max_assignments, o.shape.timeout_ms, o.proof.timeout_ms,
+      o.numeric.timeout_ms, o.numeric.samples, o.numeric.seed, o.numeric.max_dim,
+      o.numeric.tolerance, o.numeric_only ? " numeric only" : "",
+      o.skip_numeric_after_shape_failure ? " no numeric after a shape failure" : "");
 }
 
 }  // namespace
@@ -89,15 +91,22 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
         return;
       }
     }
-    report.shape = check_shapes(e, options.shape);
-    if (e.axiom) {
-      report.proof.detail = "an axiom (assumed)";
-    } else if (axioms.empty()) {
-      report.proof.detail = "no axioms loaded";
+    if (options.numeric_only) {
+      report.shape.detail = report.proof.detail = "not checked (numeric test only)";
     } else {
-      report.proof = check_axioms(e, axioms, options.proof);
+      report.shape = check_shapes(e, options.shape);
+      if (e.axiom) {
+        report.proof.detail = "an axiom (assumed)";
+      } else if (axioms.empty()) {
+        report.proof.detail = "no axioms loaded";
+      } else {
+        report.proof = check_axioms(e, axioms, options.proof);
+      }
     }
-    report.numeric = check_numeric(e, options.numeric);
+    if (options.skip_numeric_after_shape_failure && report.shape.verdict == Verdict::kFail)
+      report.numeric.detail = "not run: the shape check failed";
+    else
+      report.numeric = check_numeric(e, options.numeric);
     if (cache) cache->store(key, {report.shape, report.proof, report.numeric});
   };
 

@@ -23,6 +23,12 @@ struct VerifyOptions {
   ShapeCheckOptions shape;
   AxiomCheckOptions proof;
   NumericCheckOptions numeric;
+  // Only the numeric test (shape and proof "not checked"): for testing rules that passed the
+  // other checks before with the same text, e.g. with more samples.
+  bool numeric_only = false;
+  // No numeric test for a rule the shape check refutes (numeric "skipped"): for callers that only
+  // need the verdict, e.g. synthesis rejecting candidates.
+  bool skip_numeric_after_shape_failure = false;
   std::size_t jobs = 0;                  // threads; 0 = every core
   std::optional<std::string> cache_dir;  // unset: no cache
   // Progress: called once per rule or axiom as soon as its checks finish (in completion order,

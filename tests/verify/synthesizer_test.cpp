@@ -3,8 +3,9 @@
 // fresh numeric test, and a candidate that fingerprints equal only because the inputs were too
 // few and too narrow is rejected by the verifier with a counterexample; pairs of graphs give
 // two-output rules (TASO's `(relu ?x), (relu ?y)` merge) beyond the enumerated size; condition
-// minimisation keeps the atoms a rule needs.
+// minimisation keeps the atoms a rule needs; merge gives TASO's grouped-convolution law.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "dsl/lowering.hpp"
 #include "dsl/rule_library.hpp"
@@ -148,6 +149,47 @@ TEST_CASE("minimising a condition keeps only the atoms the rule needs") {
   options.jobs = 2;
   const auto kept = minimal_condition(rule, atoms, options);
   CHECK(kept == std::vector<std::string>{"dim(?y, 2) == 1", "dim(?y, 3) == 1"});
+}
+
+TEST_CASE("merge is enumerated and gives TASO's grouped-convolution law") {
+  // A grouped kernel ?g (c=4, k=1: four groups; c=6, k=3: two): a convolution with it is one with
+  // pairs of its groups merged, where the kernel has as many output channels as the input has.
+  const auto vocabulary = make_vocabulary({"conv2d,merge"}, {"x:b,c,h,h", "g:c,k,3,3"},
+                                          {"b=1", "c=4,6", "k=1,3", "h=2"});
+  SynthesisOptions options = small_options();
+  options.pairs = false;
+  const SynthesisReport report = synthesize(vocabulary, {}, options);
+  INFO(report.text);
+  VerifyOptions verify;
+  verify.jobs = 2;
+  const dsl::RuleLibrary taso =
+      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso/groupconv.rules"});
+  for (const auto& [stride, taso_name] :
+       {std::pair{1, "groupconv-merge-01"}, std::pair{2, "groupconv-merge-03"}}) {
+    CAPTURE(stride);
+    const std::string conv = fmt::format("(conv2d {0} {0} 0 0 ?x ", stride);
+    const auto found = std::find_if(report.rules.begin(), report.rules.end(), [&](const auto& r) {
+      return r.lhs == conv + "(merge ?y 2))" && r.rhs == conv + "?y)";
+    });
+    REQUIRE(found != report.rules.end());
+    // Its condition, read off the declared shapes, minimised: TASO's.
+    std::vector<std::string> atoms;
+    for (std::size_t at = 0, next = 0; next != std::string::npos; at = next + 5) {
+      next = found->condition.find(" and ", at);
+      atoms.push_back(found->condition.substr(at, next - at));
+    }
+    CHECK(atoms.size() > 1);
+    const auto kept = minimal_condition(*found, atoms, verify);
+    REQUIRE(kept == std::vector<std::string>{"dim(?x, 1) == dim(?y, 0)"});
+    WrittenRule general = *found;
+    general.condition = kept.front();
+    // TASO's rule follows from it.
+    const dsl::RuleSet synthesized(load("ruleset synthesized\n" + rule_text(general, false)).rules);
+    const auto rule = std::find_if(taso.rules.begin(), taso.rules.end(),
+                                   [&](const dsl::CheckedRule& r) { return r.name == taso_name; });
+    REQUIRE(rule != taso.rules.end());
+    CHECK(derivable_at_example(equation_of(*rule), synthesized, {}) == true);
+  }
 }
 
 TEST_CASE("synthesis vocabularies reject bad specifications with a message") {

@@ -1,0 +1,50 @@
+// Verifier options for callers that need less than every check: `numeric_only` runs the numeric
+// test alone (a rule whose shapes were checked before), `skip_numeric_after_shape_failure` leaves
+// out the numeric test of a rule the shape check already refutes; the verdicts stay the same.
+#include <doctest/doctest.h>
+
+#include "dsl/rule_library.hpp"
+#include "verify/verifier.hpp"
+
+using namespace mctsat;
+using namespace mctsat::verify;
+
+namespace {
+
+dsl::RuleLibrary library_of(const std::string& text) {
+  dsl::Diagnostics diagnostics;
+  auto library = dsl::load_rule_text(text, "<test>", diagnostics);
+  REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
+  return library;
+}
+
+}  // namespace
+
+TEST_CASE("verifier options leave out checks without changing verdicts") {
+  // A concat of two tensors is not one of them: the shapes differ.
+  const dsl::RuleLibrary library = library_of(R"(
+    rule concat-dropped: (concat 0 2 ?x ?x) => ?x
+    rule relu-twice: (relu (relu ?x)) => (relu ?x)
+  )");
+  VerifyOptions options;
+  options.jobs = 2;
+  const auto full = verify_library(library, library.rules, {}, options);
+  REQUIRE(full.size() == 2);
+  CHECK(full[0].shape.verdict == Verdict::kFail);
+  CHECK(full[0].numeric.verdict != Verdict::kSkipped);  // it ran (no sample has equal shapes)
+  CHECK_FALSE(full[1].failed());
+
+  options.skip_numeric_after_shape_failure = true;
+  const auto skipping = verify_library(library, library.rules, {}, options);
+  CHECK(skipping[0].failed());
+  CHECK(skipping[0].numeric.verdict == Verdict::kSkipped);
+  CHECK(skipping[1].numeric.verdict == Verdict::kPass);
+
+  options.skip_numeric_after_shape_failure = false;
+  options.numeric_only = true;
+  const auto numeric = verify_library(library, library.rules, {}, options);
+  CHECK(numeric[0].shape.verdict == Verdict::kSkipped);
+  CHECK(numeric[0].failed());  // the numeric test alone does not verify it
+  CHECK(numeric[1].shape.verdict == Verdict::kSkipped);
+  CHECK_FALSE(numeric[1].failed());
+}
