@@ -26,12 +26,12 @@ TEST_CASE("fingerprints follow the values, mark ill-formed instances, and reuse 
                                           {"b=1", "c=4,6", "k=1,2", "h=3"});
   TermPool pool(vocabulary);
   const std::vector<TermId> variables = {0, 1};
-  bool truncated = false;
-  const std::vector<TermId> singles = pool.grow(1, variables, 1000, truncated);
+  const Growth singles = pool.grow(1, variables, 1000);
   std::vector<TermId> usable = variables;
-  usable.insert(usable.end(), singles.begin(), singles.end());
-  const std::vector<TermId> doubles = pool.grow(2, usable, 100'000, truncated);
-  REQUIRE_FALSE(truncated);
+  usable.insert(usable.end(), singles.ids.begin(), singles.ids.end());
+  const Growth grown = pool.grow(2, usable, 100'000);
+  REQUIRE_FALSE(grown.truncated());
+  const std::vector<TermId>& doubles = grown.ids;
 
   FingerprintOptions options;
   options.jobs = 2;
