@@ -1,5 +1,5 @@
-// The equation of the one rule in a rule text, for verifier tests (the test fails on a parse or
-// check error, or on more or fewer rules).
+// A rule text's library, and the equation of the one rule in a rule text, for verifier tests (the
+// test fails on a parse or check error, or, for the equation, on more or fewer rules).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -11,10 +11,15 @@
 
 namespace mctsat::verify::testing {
 
-inline Equation rule_equation(const std::string& text) {
+inline dsl::RuleLibrary rule_library(const std::string& text) {
   dsl::Diagnostics diagnostics;
-  const auto library = dsl::load_rule_text(text, "<test>", diagnostics);
+  auto library = dsl::load_rule_text(text, "<test>", diagnostics);
   REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
+  return library;
+}
+
+inline Equation rule_equation(const std::string& text) {
+  const dsl::RuleLibrary library = rule_library(text);
   REQUIRE(library.rules.size() == 1);
   return equation_of(library.rules[0]);
 }

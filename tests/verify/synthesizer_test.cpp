@@ -9,6 +9,7 @@
 
 #include "dsl/lowering.hpp"
 #include "dsl/rule_library.hpp"
+#include "tests/verify/rule_equations.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/rule_derivation.hpp"
 #include "verify/synthesizer.hpp"
@@ -17,13 +18,6 @@ using namespace mctsat;
 using namespace mctsat::verify;
 
 namespace {
-
-dsl::RuleLibrary load(const std::string& text) {
-  dsl::Diagnostics diagnostics;
-  auto library = dsl::load_rule_text(text, "<test>", diagnostics);
-  REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
-  return library;
-}
 
 SynthesisOptions small_options() {
   SynthesisOptions o;
@@ -40,7 +34,7 @@ TEST_CASE("synthesis finds the laws of ewadd, transpose and relu, and only sound
   const SynthesisReport report = synthesize(vocabulary, {}, small_options());
   INFO(report.text);
   REQUIRE(!report.rules.empty());
-  const dsl::RuleLibrary synthesized = load(report.text);
+  const dsl::RuleLibrary synthesized = testing::rule_library(report.text);
   CHECK(synthesized.rules.size() >= report.rules.size());
   for (const auto& rule : synthesized.rules) {
     CHECK(std::find(rule.tags.begin(), rule.tags.end(), "synthesized") != rule.tags.end());
@@ -53,7 +47,7 @@ TEST_CASE("synthesis finds the laws of ewadd, transpose and relu, and only sound
   }
   // Each law follows from the synthesized rules (whatever their orientation and names).
   const dsl::RuleSet rules(synthesized.rules);
-  const dsl::RuleLibrary laws = load(R"(
+  const dsl::RuleLibrary laws = testing::rule_library(R"(
     rule ewadd-comm: (ewadd ?a ?b) => (ewadd ?b ?a)
     rule ewadd-assoc: (ewadd ?a (ewadd ?b ?c)) => (ewadd (ewadd ?a ?b) ?c)
     rule transpose-involution: (transpose (transpose ?a [1, 0]) [1, 0]) => ?a
@@ -114,7 +108,7 @@ TEST_CASE("pairs of graphs give concat and two-output rules beyond the enumerate
   CHECK(has(with_pairs, "(concat 0 2 (relu ?x) (relu ?y))", "(relu (concat 0 2 ?x ?y))"));
   CHECK(has(with_pairs, "(relu ?x), (relu ?y)", merged));
   CHECK(with_pairs.merges >= 2);  // axes 0 and 1
-  CHECK(load(with_pairs.text).rules.size() >= with_pairs.rules.size());
+  CHECK(testing::rule_library(with_pairs.text).rules.size() >= with_pairs.rules.size());
 
   options.pairs = false;
   const SynthesisReport without = synthesize(vocabulary, {}, options);
@@ -184,7 +178,8 @@ TEST_CASE("merge is enumerated and gives TASO's grouped-convolution law") {
     WrittenRule general = *found;
     general.condition = kept.front();
     // TASO's rule follows from it.
-    const dsl::RuleSet synthesized(load("ruleset synthesized\n" + rule_text(general, false)).rules);
+    const dsl::RuleSet synthesized(
+        testing::rule_library("ruleset synthesized\n" + rule_text(general, false)).rules);
     const auto rule = std::find_if(taso.rules.begin(), taso.rules.end(),
                                    [&](const dsl::CheckedRule& r) { return r.name == taso_name; });
     REQUIRE(rule != taso.rules.end());

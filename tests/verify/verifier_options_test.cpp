@@ -4,25 +4,15 @@
 #include <doctest/doctest.h>
 
 #include "dsl/rule_library.hpp"
+#include "tests/verify/rule_equations.hpp"
 #include "verify/verifier.hpp"
 
 using namespace mctsat;
 using namespace mctsat::verify;
 
-namespace {
-
-dsl::RuleLibrary library_of(const std::string& text) {
-  dsl::Diagnostics diagnostics;
-  auto library = dsl::load_rule_text(text, "<test>", diagnostics);
-  REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
-  return library;
-}
-
-}  // namespace
-
 TEST_CASE("verifier options leave out checks without changing verdicts") {
   // A concat of two tensors is not one of them: the shapes differ.
-  const dsl::RuleLibrary library = library_of(R"(
+  const dsl::RuleLibrary library = testing::rule_library(R"(
     rule concat-dropped: (concat 0 2 ?x ?x) => ?x
     rule relu-twice: (relu (relu ?x)) => (relu ?x)
   )");
