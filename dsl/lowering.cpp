@@ -122,24 +122,27 @@ class Lowerer {
   // sizes[k] = the extent along the split's axis of the left-hand root that output k replaces.
   egraph::Binder<TensorAnalysis> binder(const InferredSplit& split) const {
     const Pat axis = *split.axis;
-    return [split, axis](EGraph& egraph, std::span<const Id> roots, std::span<Id> subst) {
+    auto sizes_term = [split, axis](const EGraph& egraph, std::span<const Id> roots,
+                                    std::span<const Id> subst) -> std::optional<Pattern> {
       std::int64_t axis_value = 0;
       if (axis.kind == Pat::Kind::kInt) {
         axis_value = axis.value;
       } else {
         const TensorData& data = egraph.data(subst[axis.var]);
-        if (data.kind != tensor::ValueKind::kInt) return false;
+        if (data.kind != tensor::ValueKind::kInt) return std::nullopt;
         axis_value = data.int_value();
       }
       std::vector<std::int64_t> sizes;
       for (std::size_t root : split.root_of_output) {
         const TensorData& data = egraph.data(roots[root]);
-        if (!data.is_tensor() || axis_value < 0 || axis_value >= data.rank) return false;
+        if (!data.is_tensor() || axis_value < 0 || axis_value >= data.rank) return std::nullopt;
         sizes.push_back(data.dims[static_cast<std::size_t>(axis_value)]);
       }
-      subst[split.sizes_var] = tensor::add_ints(egraph, sizes);
-      return true;
+      Pattern term;
+      tensor::pattern_ints(term, sizes);
+      return term;
     };
+    return {split.sizes_var, std::move(sizes_term)};
   }
 
   // The value of a condition (booleans as 0/1); nullopt when it cannot be evaluated (a dimension

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,18 @@ namespace mctsat::egraph {
 template <class Analysis>
 using Condition = std::function<bool(const EGraph<Analysis>&, std::span<const Id> subst)>;
 
-// Computes extra variables of a match before its right-hand sides are built (e.g. an attribute
-// derived from the matched classes' data), possibly adding literal e-nodes; `subst` has room for
-// every variable of the rule. False rejects the match (counted as invalid).
+// Binds an extra variable of a match (one the left-hand sides do not bind) before its right-hand
+// sides are built: `term` computes, from the roots and the left-hand sides' substitution
+// (read-only, so that a match can be dry-run: Rewrite::passes), the ground term the variable
+// stands for (a pattern without variables, e.g. an attribute derived from the matched classes'
+// data), which `apply` adds to the e-graph; nullopt rejects the match (counted as invalid).
 template <class Analysis>
-using Binder =
-    std::function<bool(EGraph<Analysis>&, std::span<const Id> roots, std::span<Id> subst)>;
+struct Binder {
+  VarId var = 0;
+  std::function<std::optional<Pattern>(const EGraph<Analysis>&, std::span<const Id> roots,
+                                       std::span<const Id> subst)>
+      term;
+};
 
 // What one application of a rewrite did.
 struct ApplyStats {
@@ -109,6 +116,23 @@ class Rewrite {
     out = join_matches(parts, limit);
   }
 
+  // A dry run of `apply`'s checks on one match, changing nothing: whether it passes the
+  // conditions, the binders bind its extra variables and the analysis accepts every e-node each
+  // right-hand side would add and the union of its root with the matched root. False where
+  // `apply` would skip the match (as rejected or invalid). `terms` receives, by variable, the
+  // ground term a binder binds it to (empty where none does).
+  bool passes(const EGraph<Analysis>& egraph, std::span<const Id> roots,
+              std::span<const Id> subst, std::vector<Pattern>& terms) const {
+    if (!conditions_hold(egraph, subst)) return false;
+    terms.assign(num_vars_, Pattern{});
+    if (!bind_terms(egraph, roots, subst, terms)) return false;
+    if constexpr (Analysis::kMayReject) {
+      for (std::size_t i = 0; i < rhs_.size(); ++i)
+        if (!accepts(egraph, rhs_[i], subst, terms, roots[i])) return false;
+    }
+    return true;
+  }
+
   // Apply phase: instantiates the right-hand sides for each match that passes the conditions and
   // the filter, and merges them with the matched roots.
   ApplyStats apply(EGraph<Analysis>& egraph, const Matches& matches,
@@ -116,6 +140,7 @@ class Rewrite {
     ApplyStats stats;
     stats.matches = matches.size();
     std::vector<Id> built, extended;
+    std::vector<Pattern> terms;
     for (std::size_t m = 0; m < matches.size(); ++m) {
       if (egraph.num_nodes() >= options.node_budget ||
           egraph.memory_bytes() >= options.memory_budget) {
@@ -125,24 +150,25 @@ class Rewrite {
       prefetcher_.ahead(egraph, rhs_, matches, m);
       std::span<const Id> subst = matches.subst(m);
       const std::span<const Id> roots = matches.roots_of(m);
-      if (!std::all_of(conditions_.begin(), conditions_.end(),
-                       [&](const auto& c) { return c(egraph, subst); })) {
+      if (!conditions_hold(egraph, subst)) {
         ++stats.rejected;
         continue;
       }
       if (!binders_.empty()) {
-        extended.assign(subst.begin(), subst.end());
-        if (!std::all_of(binders_.begin(), binders_.end(),
-                         [&](const auto& b) { return b(egraph, roots, extended); })) {
+        terms.assign(num_vars_, Pattern{});
+        if (!bind_terms(egraph, roots, subst, terms)) {
           ++stats.invalid;
           continue;
         }
+        extended.assign(subst.begin(), subst.end());
+        for (const Binder<Analysis>& b : binders_)
+          extended[b.var] = instantiate(egraph, terms[b.var], {}, built);
         subst = extended;
       }
       if constexpr (Analysis::kMayReject) {
         bool valid = true;
         for (std::size_t i = 0; i < rhs_.size() && valid; ++i)
-          valid = accepts(egraph, rhs_[i], subst, roots[i]);
+          valid = accepts(egraph, rhs_[i], subst, {}, roots[i]);
         if (!valid) {
           ++stats.invalid;
           continue;
@@ -195,40 +221,73 @@ class Rewrite {
     return built[pattern.root()];
   }
 
-  // Whether the analysis accepts every e-node the pattern would add (a dry run: nothing is added)
-  // and the pattern's root may be united with the matched class `root`.
-  static bool accepts(const EGraph<Analysis>& egraph, const Pattern& pattern,
-                      std::span<const Id> subst, Id root) {
-    using Data = typename EGraph<Analysis>::Data;
+  bool conditions_hold(const EGraph<Analysis>& egraph, std::span<const Id> subst) const {
+    return std::all_of(conditions_.begin(), conditions_.end(),
+                       [&](const auto& c) { return c(egraph, subst); });
+  }
+
+  // The binders' ground terms into `terms` (by variable); false when a binder rejects the match.
+  bool bind_terms(const EGraph<Analysis>& egraph, std::span<const Id> roots,
+                  std::span<const Id> subst, std::vector<Pattern>& terms) const {
+    for (const Binder<Analysis>& b : binders_) {
+      std::optional<Pattern> term = b.term(egraph, roots, subst);
+      if (!term) return false;
+      terms[b.var] = std::move(*term);
+    }
+    return true;
+  }
+
+  using Data = typename EGraph<Analysis>::Data;
+  // A dry run's record of one pattern node: the existing class holding it (kNoId when it would be
+  // added) and its data (the class's, or made by the dry run).
+  struct DryNode {
+    Id existing = kNoId;
+    const Data* data = nullptr;
+  };
+  // The data a dry run makes, its capacity reserved up front (dry_run_size) so that the records'
+  // pointers into it stay valid; on the stack for small patterns (this runs for every match).
+  using MadeData = boost::container::small_vector<Data, 8>;
+
+  static std::size_t dry_run_size(const Pattern& pattern, std::span<const Pattern> terms) {
+    std::size_t size = pattern.nodes().size();
+    for (const PatternNode& n : pattern.nodes())
+      if (n.is_var && n.var < terms.size()) size += terms[n.var].nodes().size();
+    return size;
+  }
+
+  // The e-nodes a pattern would add, made but not added: the root's record, or nullopt when the
+  // analysis rejects one. A variable stands for its class in `subst`, or, where `terms` holds a
+  // ground term for it, for that term.
+  static std::optional<DryNode> dry_run(const EGraph<Analysis>& egraph, const Pattern& pattern,
+                                        std::span<const Id> subst,
+                                        std::span<const Pattern> terms, MadeData& made) {
     const auto nodes = pattern.nodes();
-    // On the stack for small patterns (this runs for every match); `made` holds the data of the
-    // e-nodes the pattern would add, constructed only for those, its capacity reserved so that
-    // `data`'s pointers into it stay valid.
-    boost::container::small_vector<Data, 8> made;
-    made.reserve(nodes.size());
-    boost::container::small_vector<const Data*, 16> data(nodes.size());
-    boost::container::small_vector<Id, 16> existing(nodes.size(), kNoId);
+    boost::container::small_vector<DryNode, 16> done(nodes.size());
     typename EGraph<Analysis>::ChildIds child_ids;
     boost::container::small_vector<const Data*, 8> child_data;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const PatternNode& n = nodes[i];
       if (n.is_var) {
-        existing[i] = subst[n.var];
-        data[i] = &egraph.data(existing[i]);
+        if (n.var < terms.size() && !terms[n.var].nodes().empty()) {
+          const std::optional<DryNode> term = dry_run(egraph, terms[n.var], {}, {}, made);
+          if (!term) return std::nullopt;
+          done[i] = *term;
+        } else {
+          done[i] = {subst[n.var], &egraph.data(subst[n.var])};
+        }
         continue;
       }
       child_ids.clear();
       child_data.clear();
       bool all_exist = true;
       for (std::uint32_t c : n.children) {
-        all_exist = all_exist && existing[c] != kNoId;
-        child_ids.push_back(existing[c]);
-        child_data.push_back(data[c]);
+        all_exist = all_exist && done[c].existing != kNoId;
+        child_ids.push_back(done[c].existing);
+        child_data.push_back(done[c].data);
       }
       if (all_exist) {
         if (const auto found = egraph.lookup(n.op, n.payload, id_span(child_ids))) {
-          existing[i] = *found;
-          data[i] = &egraph.data(*found);
+          done[i] = {*found, &egraph.data(*found)};
           continue;
         }
       }
@@ -236,10 +295,20 @@ class Rewrite {
       if (!egraph.analysis().make(
               ENodeRef{n.op, n.payload, id_span(child_ids)},
               std::span<const Data* const>(child_data.data(), child_data.size()), out))
-        return false;
-      data[i] = &out;
+        return std::nullopt;
+      done[i] = {kNoId, &out};
     }
-    return egraph.analysis().can_merge(*data[pattern.root()], egraph.data(root));
+    return done[pattern.root()];
+  }
+
+  // Whether the analysis accepts every e-node the pattern would add (a dry run: nothing is added)
+  // and the pattern's root may be united with the matched class `root`.
+  static bool accepts(const EGraph<Analysis>& egraph, const Pattern& pattern,
+                      std::span<const Id> subst, std::span<const Pattern> terms, Id root) {
+    MadeData made;
+    made.reserve(dry_run_size(pattern, terms));
+    const std::optional<DryNode> top = dry_run(egraph, pattern, subst, terms, made);
+    return top && egraph.analysis().can_merge(*top->data, egraph.data(root));
   }
 
   std::string name_;

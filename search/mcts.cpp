@@ -17,6 +17,7 @@
 
 #include "search/first_change.hpp"
 #include "search/rule_step.hpp"
+#include "search/search_arena.hpp"
 #include "support/error.hpp"
 #include "support/random_draws.hpp"
 #include "support/stable_hash.hpp"
@@ -119,10 +120,7 @@ class Planner {
         limits_(limits),
         batch_(std::max<std::size_t>(options.batch == 0 ? limits.threads : options.batch, 1)),
         rng_(options.seed),
-        own_arena_(arena ? nullptr
-                         : std::make_unique<tbb::task_arena>(
-                               static_cast<int>(std::max<std::size_t>(limits.threads, 1)))),
-        arena_(arena ? *arena : *own_arena_),
+        arena_(arena, limits.threads),
         action_reward_(rules.size(), {0.0, 0}),
         commits_(rules.size(), 0) {
     step_options_.node_limit = options.node_limit;
@@ -523,7 +521,7 @@ class Planner {
         retire(window, start, nullptr);
       }
     } else {
-      arena_.execute([&] {
+      arena_.get().execute([&] {
         tbb::task_group tasks;
         {
           const std::lock_guard lock(window.mutex);
@@ -717,8 +715,7 @@ class Planner {
   std::size_t batch_;
   StepOptions step_options_;
   RandomEngine rng_;  // selection's coin flips and expansion orders (main thread only)
-  std::unique_ptr<tbb::task_arena> own_arena_;  // when not given one
-  tbb::task_arena& arena_;
+  SearchArena arena_;
   std::vector<TreeNode> nodes_;
   std::unordered_map<std::size_t, Claim> claims_;  // by node, while a claimant is in flight
   std::mutex memo_mutex_;

@@ -16,8 +16,9 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
-#include "extract/tensor_problem.hpp"
 #include "search/graph_fingerprint.hpp"
+#include "search/match_candidate.hpp"
+#include "search/search_arena.hpp"
 #include "support/thread_cpu_time.hpp"
 #include "tensor/egraph_conversion.hpp"
 
@@ -32,57 +33,10 @@ struct Entry {
   std::size_t parent = 0, rule = 0, match = 0;
 };
 
-// One match applied to a copy of a single-graph e-graph.
-struct Rewritten {
-  enum class Kind { kUnchanged, kCyclic, kGraph } kind = Kind::kUnchanged;
-  TensorEGraph state;
-  tensor::Selection selection;  // the rewritten graph: one e-node per class
-  double cost = 0;
-};
-
-Rewritten apply_match(const TensorEGraph& parent,
-                      const egraph::Rewrite<tensor::TensorAnalysis>& rule,
-                      const egraph::Matches& matches, std::size_t m,
-                      const tensor::CostModel& model) {
-  Rewritten out{Rewritten::Kind::kUnchanged, parent, {}, 0};
-  egraph::Matches one;
-  one.num_vars = matches.num_vars;
-  one.num_roots = matches.num_roots;
-  const auto roots = matches.roots_of(m), subst = matches.subst(m);
-  one.roots.assign(roots.begin(), roots.end());
-  one.substs.assign(subst.begin(), subst.end());
-  if (rule.apply(out.state.egraph, one).applied == 0) return out;
-  out.state.egraph.rebuild();
-  // The rewritten graph: in every class, a node the rewrite added (the newest), else a node other
-  // than the matched roots' (the right-hand side may be an existing node), else the old node.
-  std::vector<egraph::Id> replaced;
-  for (const egraph::Id root : roots)
-    for (const egraph::Id n : parent.egraph.nodes_of(parent.egraph.find(root)))
-      replaced.push_back(n);
-  const std::size_t old_ids = parent.egraph.num_ids();
-  auto rank = [&](egraph::Id n) {
-    const int kind =
-        n >= old_ids ? 2 : std::find(replaced.begin(), replaced.end(), n) == replaced.end();
-    return std::make_pair(kind, n);
-  };
-  const auto& egraph = out.state.egraph;
-  out.selection.assign(egraph.num_ids(), egraph::kNoId);
-  for (const egraph::Id c : egraph.classes())
-    for (const egraph::Id n : egraph.nodes_of(c))
-      if (out.selection[c] == egraph::kNoId || rank(n) > rank(out.selection[c]))
-        out.selection[c] = n;
-  const extract::Problem problem = extract::problem_from_tensor(out.state, model);
-  const extract::ChoiceCheck check =
-      extract::check_choice(problem, extract::choice_from_selection(problem, out.selection));
-  out.kind = check.valid ? Rewritten::Kind::kGraph : Rewritten::Kind::kCyclic;
-  out.cost = check.cost;
-  return out;
-}
-
 // What the expansion of a popped graph learns about one of its matches.
 struct Candidate {
   std::size_t rule = 0, match = 0;
-  Rewritten::Kind kind = Rewritten::Kind::kUnchanged;
+  MatchOutcome outcome = MatchOutcome::kUnchanged;
   double cost = 0;
   bool accepted = false;  // under the cost threshold and the operator limit
   std::uint64_t fingerprint = 0;
@@ -97,10 +51,7 @@ class TasoSearch {
         model_(model),
         options_(options),
         limits_(limits),
-        own_arena_(arena ? nullptr
-                         : std::make_unique<tbb::task_arena>(
-                               static_cast<int>(std::max<std::size_t>(limits.threads, 1)))),
-        arena_(arena ? *arena : *own_arena_) {}
+        arena_(arena, limits.threads) {}
 
   TasoResult run(const tensor::Graph& input) {
     const auto start = Clock::now();
@@ -203,7 +154,7 @@ class TasoSearch {
     if (limits_.threads <= 1) {
       for (std::size_t r = 0; r < rules_.size(); ++r) search(r);
     } else {
-      arena_.execute([&] {
+      arena_.get().execute([&] {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rules_.size(), 1),
                           [&](const tbb::blocked_range<std::size_t>& range) {
                             for (std::size_t r = range.begin(); r != range.end(); ++r) search(r);
@@ -224,9 +175,9 @@ class TasoSearch {
     const Entry& entry = entries_[index];
     const TensorEGraph& parent = *states_[entry.parent];
     const egraph::Matches matches = rules_.rewrite(entry.rule).search(parent.egraph);
-    const Rewritten r =
+    const MatchCandidate r =
         apply_match(parent, rules_.rewrite(entry.rule), matches, entry.match, model_);
-    MCTSAT_ASSERT(r.kind == Rewritten::Kind::kGraph);
+    MCTSAT_ASSERT(r.outcome == MatchOutcome::kGraph);
     Rebuilt rebuilt{index, tensor::build_graph(r.state, r.selection), nullptr};
     rebuilt.state = std::make_unique<TensorEGraph>(tensor::to_egraph(rebuilt.graph));
     return rebuilt;
@@ -253,14 +204,18 @@ class TasoSearch {
         return;
       }
       const double cpu_start = thread_cpu_seconds();
-      const Rewritten r =
-          apply_match(state, rules_.rewrite(c.rule), matches[c.rule], c.match, model_);
-      c.kind = r.kind;
-      c.cost = r.cost;
-      if (r.kind == Rewritten::Kind::kGraph && r.cost < threshold) {
-        const GraphFingerprint fingerprint = graph_fingerprint(r.state, r.selection);
-        c.accepted = fingerprint.operators <= max_ops_;
-        c.fingerprint = fingerprint.hash;
+      const TensorRewrite& rule = rules_.rewrite(c.rule);
+      if (const auto outcome = preview_match(state, rule, matches[c.rule], c.match)) {
+        c.outcome = *outcome;
+      } else {
+        const MatchCandidate r = apply_match(state, rule, matches[c.rule], c.match, model_);
+        c.outcome = r.outcome;
+        c.cost = r.cost;
+        if (r.outcome == MatchOutcome::kGraph && r.cost < threshold) {
+          const GraphFingerprint fingerprint = graph_fingerprint(r.state, r.selection);
+          c.accepted = fingerprint.operators <= max_ops_;
+          c.fingerprint = fingerprint.hash;
+        }
       }
       c.cpu_seconds = thread_cpu_seconds() - cpu_start;
     };
@@ -269,7 +224,7 @@ class TasoSearch {
       for (Candidate& c : candidates) evaluate(c);
     } else {
       double ahead_seconds = 0;
-      arena_.execute([&] {
+      arena_.get().execute([&] {
         tbb::task_group ahead;
         if (top_before_expansion_ != 0)
           ahead.run([&] {
@@ -288,9 +243,9 @@ class TasoSearch {
     }
     for (const Candidate& c : candidates) {
       result.parallel_cpu_seconds += c.cpu_seconds;
-      if (c.kind == Rewritten::Kind::kUnchanged) continue;
+      if (c.outcome == MatchOutcome::kUnchanged) continue;
       ++result.candidates;
-      if (c.kind == Rewritten::Kind::kCyclic) ++result.cyclic;
+      if (c.outcome == MatchOutcome::kCyclic) ++result.cyclic;
       if (!c.accepted || !seen_.insert(c.fingerprint).second) continue;
       entries_.push_back({index, c.rule, c.match});
       states_.emplace_back();
@@ -312,8 +267,7 @@ class TasoSearch {
   const tensor::CostModel& model_;
   const TasoOptions& options_;
   const SearchLimits& limits_;
-  std::unique_ptr<tbb::task_arena> own_arena_;  // when not given one
-  tbb::task_arena& arena_;
+  SearchArena arena_;
   Rebuilt ahead_;                         // the next popped graph, when rebuilt beside an expansion
   std::size_t top_before_expansion_ = 0;  // the queue's top entry during the last expansion
   std::size_t max_ops_ = 0;

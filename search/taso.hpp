@@ -12,12 +12,9 @@
 // run's `longest_wait`.
 //
 // Rules match through the e-graph engine: a popped graph becomes a single-graph e-graph (one
-// e-node per class), a rule's search finds its matches there, and one match is applied to a copy
-// and rebuilt: the right-hand side is merged into the matched root's class (congruent duplicates
-// merge too). The rewritten graph chooses in every class a node the rewrite added, else one that
-// is not a matched root (a right-hand side may be an existing node), else the old node. That
-// choice, built as a graph, is the candidate; its cost is the choice's exact DAG cost (=
-// graph_cost), and a cyclic choice is rejected.
+// e-node per class), a rule's search finds its matches there, and each match gives one candidate
+// (match_candidate.hpp: the match applied to a copy, or its cyclic outcome told without one); a
+// candidate's cost is its exact DAG cost (= graph_cost), and a cyclic one is rejected.
 //
 // A wave of candidates -- the matches of one popped graph -- is built and costed concurrently
 // with oneTBB and entered into the queue in match order, so the search is the same for every

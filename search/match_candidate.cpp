@@ -1,0 +1,213 @@
+// One match applied to a copy of a single-graph e-graph, and the preview of its outcome.
+#include "search/match_candidate.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include <boost/container/small_vector.hpp>
+
+#include "extract/tensor_problem.hpp"
+
+namespace mctsat::search {
+
+using egraph::Id;
+using tensor::TensorEGraph;
+
+MatchCandidate apply_match(const TensorEGraph& parent, const TensorRewrite& rule,
+                           const egraph::Matches& matches, std::size_t m,
+                           const tensor::CostModel& model) {
+  MatchCandidate out{MatchOutcome::kUnchanged, parent, {}, 0};
+  egraph::Matches one;
+  one.num_vars = matches.num_vars;
+  one.num_roots = matches.num_roots;
+  const auto roots = matches.roots_of(m), subst = matches.subst(m);
+  one.roots.assign(roots.begin(), roots.end());
+  one.substs.assign(subst.begin(), subst.end());
+  if (rule.apply(out.state.egraph, one).applied == 0) return out;
+  out.state.egraph.rebuild();
+  std::vector<Id> replaced;
+  for (const Id root : roots)
+    for (const Id n : parent.egraph.nodes_of(parent.egraph.find(root))) replaced.push_back(n);
+  const std::size_t old_ids = parent.egraph.num_ids();
+  auto rank = [&](Id n) {
+    const int kind =
+        n >= old_ids ? 2 : std::find(replaced.begin(), replaced.end(), n) == replaced.end();
+    return std::make_pair(kind, n);
+  };
+  const auto& egraph = out.state.egraph;
+  out.selection.assign(egraph.num_ids(), egraph::kNoId);
+  for (const Id c : egraph.classes())
+    for (const Id n : egraph.nodes_of(c))
+      if (out.selection[c] == egraph::kNoId || rank(n) > rank(out.selection[c]))
+        out.selection[c] = n;
+  const extract::Problem problem = extract::problem_from_tensor(out.state, model);
+  const extract::ChoiceCheck check =
+      extract::check_choice(problem, extract::choice_from_selection(problem, out.selection));
+  out.outcome = check.valid ? MatchOutcome::kGraph : MatchOutcome::kCyclic;
+  out.cost = check.cost;
+  return out;
+}
+
+namespace {
+
+// An e-node a match's right-hand sides would add to a single-graph e-graph, planned without adding
+// it: a planned node's id is the e-graph's id count plus its index, and its children (canonical
+// existing classes or earlier planned nodes) are `count` ids of the plan's child list from `first`.
+struct PlannedNode {
+  egraph::OpCode op = 0;
+  std::int64_t payload = 0;
+  std::uint32_t first = 0, count = 0;
+};
+
+class CandidatePlan {
+ public:
+  CandidatePlan(const TensorEGraph& parent, std::span<const Id> roots)
+      : egraph_(parent.egraph), outputs_(parent.roots) {
+    for (const Id root : roots) roots_.push_back(egraph_.find(root));
+  }
+
+  // Plans the next right-hand side (merged into the next matched root; `terms`: the binders'
+  // ground terms by variable); false when the candidate is not a plain replacement (see
+  // match_candidate.hpp): a root that is a variable or an existing e-node, or a matched root's
+  // class inside the right-hand side.
+  bool add(const egraph::Pattern& pattern, std::span<const Id> subst,
+           std::span<const egraph::Pattern> terms) {
+    const auto root = plan(pattern, subst, terms);
+    if (!root || *root < egraph_.num_ids()) return false;
+    rhs_roots_.push_back(*root);
+    return true;
+  }
+
+  // Whether the planned candidate is a plain replacement with a cycle reachable from an output.
+  // False when it is not a plain replacement: matched roots that share a class, right-hand sides
+  // with one root, or a right-hand side's root used by another one's e-node.
+  bool replacement_has_cycle() const {
+    for (std::size_t i = 0; i < roots_.size(); ++i)
+      for (std::size_t k = 0; k < i; ++k)
+        if (roots_[i] == roots_[k] || rhs_roots_[i] == rhs_roots_[k]) return false;
+    for (const Id child : planned_children_)
+      if (std::find(rhs_roots_.begin(), rhs_roots_.end(), child) != rhs_roots_.end()) return false;
+    return reachable_cycle().value_or(false);
+  }
+
+ private:
+  // Plans a pattern's e-nodes (a variable stands for its class in `subst`, or for its ground term
+  // in `terms`); its root's id, or nullopt when a matched root's class is inside it.
+  std::optional<Id> plan(const egraph::Pattern& pattern, std::span<const Id> subst,
+                         std::span<const egraph::Pattern> terms) {
+    const auto nodes = pattern.nodes();
+    boost::container::small_vector<Id, 16> built(nodes.size());
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+      const egraph::PatternNode& n = nodes[j];
+      if (n.is_var && n.var < terms.size() && !terms[n.var].nodes().empty()) {
+        const auto term = plan(terms[n.var], {}, {});
+        if (!term) return std::nullopt;
+        built[j] = *term;
+      } else if (n.is_var) {
+        built[j] = egraph_.find(subst[n.var]);
+      } else {
+        boost::container::small_vector<Id, 4> children;
+        for (const std::uint32_t c : n.children) children.push_back(built[c]);
+        built[j] = find_or_plan(n.op, n.payload, egraph::id_span(children));
+      }
+      if (is_root(built[j])) return std::nullopt;
+    }
+    return built[pattern.root()];
+  }
+
+  bool is_root(Id eclass) const {
+    return std::find(roots_.begin(), roots_.end(), eclass) != roots_.end();
+  }
+
+  // The existing class holding this content, else the planned node (planned once).
+  Id find_or_plan(egraph::OpCode op, std::int64_t payload, std::span<const Id> children) {
+    const Id new_ids = static_cast<Id>(egraph_.num_ids());
+    if (std::all_of(children.begin(), children.end(), [&](Id c) { return c < new_ids; }))
+      if (const auto found = egraph_.lookup(op, payload, children)) return *found;
+    for (std::size_t p = 0; p < planned_.size(); ++p)
+      if (planned_[p].op == op && planned_[p].payload == payload &&
+          std::ranges::equal(children_of(planned_[p]), children))
+        return new_ids + static_cast<Id>(p);
+    planned_.push_back({op, payload, static_cast<std::uint32_t>(planned_children_.size()),
+                        static_cast<std::uint32_t>(children.size())});
+    planned_children_.insert(planned_children_.end(), children.begin(), children.end());
+    return new_ids + static_cast<Id>(planned_.size() - 1);
+  }
+
+  std::span<const Id> children_of(const PlannedNode& node) const {
+    return {planned_children_.data() + node.first, node.count};
+  }
+
+  // The children of a class or planned node in the replaced graph; nullopt for an existing class
+  // with more than one e-node (not a single-graph e-graph).
+  std::optional<std::span<const Id>> children(Id id) const {
+    const std::size_t new_ids = egraph_.num_ids();
+    if (id >= new_ids) return children_of(planned_[id - new_ids]);
+    const auto root = std::find(roots_.begin(), roots_.end(), id);
+    if (root != roots_.end()) return std::span<const Id>(&rhs_roots_[root - roots_.begin()], 1);
+    const auto nodes = egraph_.nodes_of(id);
+    if (nodes.size() != 1) return std::nullopt;
+    return egraph_.node(nodes[0]).children;
+  }
+
+  // Depth-first search from the outputs for a back edge; nullopt when a class is not single.
+  std::optional<bool> reachable_cycle() const {
+    enum : std::uint8_t { kUnvisited, kActive, kDone };
+    std::vector<std::uint8_t> state(egraph_.num_ids() + planned_.size(), kUnvisited);
+    struct Frame {
+      Id id;
+      std::span<const Id> children;
+      std::size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    auto enter = [&](Id id) -> bool {
+      const auto kids = children(id);
+      if (!kids) return false;
+      state[id] = kActive;
+      stack.push_back({id, *kids});
+      return true;
+    };
+    for (const Id output : outputs_) {
+      const Id start = egraph_.find(output);
+      if (state[start] != kUnvisited) continue;
+      if (!enter(start)) return std::nullopt;
+      while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next == top.children.size()) {
+          state[top.id] = kDone;
+          stack.pop_back();
+          continue;
+        }
+        const Id child = top.children[top.next++];
+        const Id c = child < egraph_.num_ids() ? egraph_.find(child) : child;
+        if (state[c] == kActive) return true;
+        if (state[c] == kUnvisited && !enter(c)) return std::nullopt;
+      }
+    }
+    return false;
+  }
+
+  const tensor::TensorGraphEGraph& egraph_;
+  std::span<const Id> outputs_;
+  boost::container::small_vector<Id, 2> roots_;      // the matched roots' classes
+  boost::container::small_vector<Id, 2> rhs_roots_;  // the planned node merged into each
+  std::vector<PlannedNode> planned_;
+  std::vector<Id> planned_children_;
+};
+
+}  // namespace
+
+std::optional<MatchOutcome> preview_match(const TensorEGraph& parent, const TensorRewrite& rule,
+                                          const egraph::Matches& matches, std::size_t m) {
+  const auto roots = matches.roots_of(m), subst = matches.subst(m);
+  std::vector<egraph::Pattern> terms;
+  if (!rule.passes(parent.egraph, roots, subst, terms)) return MatchOutcome::kUnchanged;
+  CandidatePlan plan(parent, roots);
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    if (!plan.add(rule.rhs()[i], subst, terms)) return std::nullopt;
+  if (plan.replacement_has_cycle()) return MatchOutcome::kCyclic;
+  return std::nullopt;
+}
+
+}  // namespace mctsat::search
