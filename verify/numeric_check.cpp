@@ -185,9 +185,7 @@ std::optional<std::vector<std::int64_t>> select_values(const Candidate& c,
     values.push_back(problem[static_cast<int>(k)]);
   for (int attempt = separating ? 1 : 0; attempt < 3; ++attempt) {
     z3::solver solver(z3);
-    z3::params params(z3);
-    params.set("timeout", options.timeout_ms);
-    solver.set(params);
+    limit_z3_steps(solver, options.rlimit);
     for (std::size_t k = 0; k + value_count < problem.size(); ++k)
       solver.add(problem[static_cast<int>(k)]);
     for (const auto& taken : c.taken) {
@@ -227,7 +225,7 @@ std::string selection_key(Candidate& c, const NumericCheckOptions& options,
     c.problem = problem.str();
   }
   std::ostringstream key;
-  key << c.problem << "\nmax_dim " << options.max_dim << " timeout " << options.timeout_ms
+  key << c.problem << "\nmax_dim " << options.max_dim << " rlimit " << options.rlimit
       << (separating ? " separating" : "") << "\ntaken";
   for (const auto& taken : c.taken) key << " [" << fmt::format("{}", fmt::join(taken, " ")) << "]";
   key << "\nrandom " << random;

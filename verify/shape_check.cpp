@@ -17,8 +17,6 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
   };
 
   z3::context z3;
-  z3::params params(z3);
-  params.set("timeout", options.timeout_ms);
   bool truncated = false;
   const auto assignments =
       enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated);
@@ -26,7 +24,7 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
   std::string partial;  // an example where the right-hand side is ill-formed
   std::string first_error;
   z3::solver solver(z3);
-  solver.set(params);
+  limit_z3_steps(solver, options.rlimit);
   // Whether the left-hand side can match (and the condition hold) under the current frame.
   auto can_match = [&] {
     const z3::check_result r = solver.check();

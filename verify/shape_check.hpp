@@ -9,13 +9,14 @@
 
 #include "verify/check_result.hpp"
 #include "verify/equation.hpp"
+#include "verify/z3_limit.hpp"
 
 namespace mctsat::verify {
 
 struct ShapeCheckOptions {
   std::size_t max_rank = 4;            // tensor ranks and list lengths enumerated: 1..max_rank
   std::size_t max_assignments = 4096;  // rank combinations tried at most
-  unsigned timeout_ms = 500;           // per Z3 query
+  unsigned rlimit = kDefaultZ3Rlimit;  // Z3 steps per query (z3_limit.hpp)
 };
 
 CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& options);
