@@ -233,13 +233,9 @@ CheckResult check_axioms(const Equation& goal, const std::vector<Equation>& axio
     result.detail = "refuted by a model of the axioms: they do not imply the rule";
   } else {
     result.verdict = Verdict::kUnknown;
-    // Z3 says "max. resource limit exceeded", or "canceled" when the limit struck inside it.
-    const std::string reason = solver.reason_unknown();
-    const bool out_of_steps = reason.find("canceled") != std::string::npos ||
-                              reason.find("resource limit") != std::string::npos;
-    result.detail = out_of_steps
+    result.detail = out_of_z3_steps(solver)
                         ? fmt::format("not proved within {} Z3 steps (--z3-rlimit)", options.rlimit)
-                        : fmt::format("not proved ({})", reason);
+                        : fmt::format("not proved ({})", solver.reason_unknown());
   }
   return result;
 }

@@ -46,7 +46,7 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
     solver.add(symbolic.where);
     if (!symbolic.rhs_error.empty()) {
       // Nothing to prove; Z3 is asked only for the note and to know that the rule can match.
-      if ((partial.empty() || matchable == 0) && can_match() && partial.empty())
+      if ((partial.empty() || matchable == 0) && can_match() && options.notes && partial.empty())
         partial =
             fmt::format("the right-hand side is ill-formed for {}: {}",
                         binding_text(equation, binding_from_model(symbolic, solver.get_model())),
@@ -69,7 +69,7 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
     if (differs == z3::unsat) ++proved;
     solver.pop();
     if (matchable == 0) can_match();
-    if (partial.empty()) {
+    if (options.notes && partial.empty()) {
       solver.push();
       solver.add(!symbolic.all(symbolic.rhs_constraints));
       if (solver.check() == z3::sat)

@@ -7,6 +7,8 @@
 // the proofs that ran out of their old 500 ms had taken more than 1,100,000 steps each.
 #pragma once
 
+#include <string>
+
 #include <z3++.h>
 
 namespace mctsat::verify {
@@ -18,6 +20,14 @@ inline void limit_z3_steps(z3::solver& solver, unsigned rlimit) {
   z3::params params(solver.ctx());
   params.set("rlimit", rlimit);
   solver.set(params);
+}
+
+// Whether the solver's last "unknown" was for lack of steps: Z3 says "max. resource limit
+// exceeded", or "canceled" when the limit struck inside a sub-solver.
+inline bool out_of_z3_steps(const z3::solver& solver) {
+  const std::string reason = solver.reason_unknown();
+  return reason.find("canceled") != std::string::npos ||
+         reason.find("resource limit") != std::string::npos;
 }
 
 }  // namespace mctsat::verify
