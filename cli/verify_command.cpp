@@ -26,7 +26,7 @@ struct VerifyCliOptions {
   std::vector<std::string> paths;
   std::vector<std::string> only;
   verify::VerifyOptions verify;
-  unsigned timeout_ms = 500;
+  unsigned rlimit = verify::kDefaultZ3Rlimit;
   std::string cache_dir;
   std::string axioms;  // --axioms: the axioms proofs use instead of the shipped ones
   bool no_cache = false, json = false, verbose = false;
@@ -80,7 +80,7 @@ void run(const VerifyCliOptions& o) {
       fmt::format("proofs use {} axiom{} from {}", library.axioms.size(),
                   library.axioms.size() == 1 ? "" : "s", targets.axioms_source);
   verify::VerifyOptions options = o.verify;
-  options.shape.timeout_ms = options.proof.timeout_ms = options.numeric.timeout_ms = o.timeout_ms;
+  options.shape.rlimit = options.proof.rlimit = options.numeric.rlimit = o.rlimit;
   options.shape.max_rank = options.numeric.max_rank;
   if (!o.no_cache)
     options.cache_dir =
@@ -197,9 +197,12 @@ void add_verify_command(CLI::App& app) {
   command->add_option("--only", o->only, "Verify only these rules or axioms");
   command->add_flag("--json", o->json, "Print JSON");
   command->add_flag("--verbose,-v", o->verbose, "Print every check's detail");
-  command->add_option("--timeout-ms", o->timeout_ms, "Z3 timeout per query")
+  command
+      ->add_option("--z3-rlimit", o->rlimit,
+                   "Z3 resource limit per query: Z3's own step count, not time, so verdicts do "
+                   "not depend on the machine's speed or load")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 3600000u));
+      ->check(CLI::Range(1u, 4000000000u));
   command->add_option("--jobs,-j", o->verify.jobs, "Threads (0: every core)")
       ->check(thread_count(0))
       ->capture_default_str();

@@ -246,6 +246,11 @@ RuleSet::RuleSet(std::vector<CheckedRule> rules) : rules_(std::move(rules)) {
   for (const CheckedRule& rule : rules_) rewrites_.push_back(lower_rule(rule));
 }
 
+void RuleSet::add(CheckedRule rule) {
+  rewrites_.push_back(lower_rule(rule));
+  rules_.push_back(std::move(rule));
+}
+
 std::vector<const egraph::Rewrite<TensorAnalysis>*> RuleSet::rewrites() const {
   std::vector<const egraph::Rewrite<TensorAnalysis>*> out;
   for (const auto& r : rewrites_) out.push_back(r.get());

@@ -20,6 +20,9 @@ std::unique_ptr<egraph::Rewrite<tensor::TensorAnalysis>> lower_rule(const Checke
 class RuleSet {
  public:
   explicit RuleSet(std::vector<CheckedRule> rules);
+  // Appends a rule and its rewrite; the others are kept as they are (a rewrite does not refer to
+  // its rule once lowered).
+  void add(CheckedRule rule);
   std::size_t size() const { return rules_.size(); }
   const CheckedRule& rule(std::size_t i) const { return rules_[i]; }
   const egraph::Rewrite<tensor::TensorAnalysis>& rewrite(std::size_t i) const {

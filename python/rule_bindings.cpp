@@ -159,15 +159,14 @@ void bind_rules(py::module_& m) {
 
   m.def(
       "verify",
-      [](py::object paths, std::optional<std::vector<std::string>> only, unsigned timeout_ms,
+      [](py::object paths, std::optional<std::vector<std::string>> only, unsigned z3_rlimit,
          std::size_t jobs, py::object cache_dir) {
         dsl::RuleLibrary library = dsl::load_rules_or_throw(paths_from(paths));
         const verify::VerifyTargets targets =
             verify::verify_targets(library, only.value_or(std::vector<std::string>{}), "only",
                                    default_rule_path() + "/axioms.rules");
         verify::VerifyOptions options;
-        options.shape.timeout_ms = options.proof.timeout_ms = options.numeric.timeout_ms =
-            timeout_ms;
+        options.shape.rlimit = options.proof.rlimit = options.numeric.rlimit = z3_rlimit;
         options.shape.max_rank = options.numeric.max_rank;
         options.jobs = jobs;
         if (py::isinstance<py::str>(cache_dir))
@@ -177,7 +176,7 @@ void bind_rules(py::module_& m) {
         py::gil_scoped_release release;
         return verify::verify_library(library, targets.rules, targets.axioms, options);
       },
-      py::arg("paths"), py::arg("only") = py::none(), py::arg("timeout_ms") = 500,
+      py::arg("paths"), py::arg("only") = py::none(), py::arg("z3_rlimit") = verify::kDefaultZ3Rlimit,
       py::arg("jobs") = 0, py::arg("cache") = false,
       "Verifies rule files (as `mctsat verify`): a VerifyResult per rule, then per axiom. "
       "cache: False (none), True (the default cache) or a folder. Files without axioms are "

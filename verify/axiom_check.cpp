@@ -200,9 +200,7 @@ CheckResult check_axioms(const Equation& goal, const std::vector<Equation>& axio
   z3::context z3;
   Encoder encoder(z3);
   z3::solver solver(z3);
-  z3::params params(z3);
-  params.set("timeout", options.timeout_ms);
-  solver.set(params);
+  limit_z3_steps(solver, options.rlimit);
 
   for (std::size_t a = 0; a < axioms.size(); ++a) {
     const Equation& axiom = axioms[a];
@@ -235,7 +233,9 @@ CheckResult check_axioms(const Equation& goal, const std::vector<Equation>& axio
     result.detail = "refuted by a model of the axioms: they do not imply the rule";
   } else {
     result.verdict = Verdict::kUnknown;
-    result.detail = fmt::format("not proved ({})", solver.reason_unknown());
+    result.detail = out_of_z3_steps(solver)
+                        ? fmt::format("not proved within {} Z3 steps (--z3-rlimit)", options.rlimit)
+                        : fmt::format("not proved ({})", solver.reason_unknown());
   }
   return result;
 }

@@ -1,5 +1,5 @@
 // The outcome of one check of one rule: pass, fail (with a counterexample a person can read),
-// unknown (the solver gave up or timed out), or skipped (the check does not apply).
+// unknown (the solver gave up or ran out of steps), or skipped (the check does not apply).
 #pragma once
 
 #include <chrono>

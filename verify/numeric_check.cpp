@@ -136,9 +136,24 @@ constexpr std::size_t kSeparationQueries = 8;
 // `narrow` (an assumption: the bounds of the other samples) while they can; a pair that needs
 // larger values (e.g. output channels a multiple of both of two different group counts: 6) is
 // separated within the solver's wider bounds, for this one sample.
+// The query's model, or none. Z3's default solver answers a query without assumptions that its
+// SMT core gives up on (not for lack of steps: e.g. nonlinear constraints) with its tactics; the
+// selections use the SMT core alone (select_values), so they ask the tactics themselves then.
+std::optional<z3::model> satisfied(z3::solver& solver, const z3::expr_vector& assumptions,
+                                   unsigned rlimit) {
+  const z3::check_result result = solver.check(assumptions);
+  if (result == z3::sat) return solver.get_model();
+  if (result == z3::unsat || !assumptions.empty() || out_of_z3_steps(solver)) return std::nullopt;
+  z3::solver tactics(solver.ctx());
+  limit_z3_steps(tactics, rlimit);
+  for (const auto& e : solver.assertions()) tactics.add(e);
+  if (tactics.check() == z3::sat) return tactics.get_model();
+  return std::nullopt;
+}
+
 z3::model separate_values(z3::solver& solver, const z3::expr& narrow, z3::model model,
                           const Candidate& c, const std::vector<z3::expr>& values,
-                          std::mt19937_64& random) {
+                          std::mt19937_64& random, unsigned rlimit) {
   std::vector<ValuePair> pairs =
       c.taken.empty() ? equal_pairs(model_values(model, values)) : c.always_equal;
   random_shuffle(pairs, random);
@@ -151,17 +166,18 @@ z3::model separate_values(z3::solver& solver, const z3::expr& narrow, z3::model 
     ++queries;
     solver.push();
     solver.add(values[a] != values[b]);
-    if (solver.check(within) == z3::sat) {
-      model = solver.get_model();
+    if (auto separated = satisfied(solver, within, rlimit)) {
+      model = *separated;
       continue;
     }
     if (!within.empty() && queries < kSeparationQueries) {
       ++queries;
-      if (solver.check() == z3::sat) {
-        model = solver.get_model();
-        within = z3::expr_vector(narrow.ctx());
+      within = z3::expr_vector(narrow.ctx());
+      if (auto separated = satisfied(solver, within, rlimit)) {
+        model = *separated;
         continue;
       }
+      within.push_back(narrow);
     }
     solver.pop();
   }
@@ -184,10 +200,11 @@ std::optional<std::vector<std::int64_t>> select_values(const Candidate& c,
   for (std::size_t k = problem.size() - value_count; k < problem.size(); ++k)
     values.push_back(problem[static_cast<int>(k)]);
   for (int attempt = separating ? 1 : 0; attempt < 3; ++attempt) {
-    z3::solver solver(z3);
-    z3::params params(z3);
-    params.set("timeout", options.timeout_ms);
-    solver.set(params);
+    // The SMT core, which the default solver would also use for every query here (they have
+    // assumptions, or follow one), without the default solver's tactics, whose construction
+    // took most of a selection's time.
+    z3::solver solver(z3, z3::solver::simple());
+    limit_z3_steps(solver, options.rlimit);
     for (std::size_t k = 0; k + value_count < problem.size(); ++k)
       solver.add(problem[static_cast<int>(k)]);
     for (const auto& taken : c.taken) {
@@ -210,10 +227,11 @@ std::optional<std::vector<std::int64_t>> select_values(const Candidate& c,
     // dimensions are positive (the domain).
     z3::expr_vector within(z3);
     within.push_back(narrow);
-    if (solver.check(within) != z3::sat) continue;
-    z3::model model = solver.get_model();
-    if (separating) model = separate_values(solver, narrow, model, c, values, random);
-    return model_values(model, values);
+    std::optional<z3::model> model = satisfied(solver, within, options.rlimit);
+    if (!model) continue;
+    if (separating)
+      model = separate_values(solver, narrow, *model, c, values, random, options.rlimit);
+    return model_values(*model, values);
   }
   return std::nullopt;
 }
@@ -227,7 +245,7 @@ std::string selection_key(Candidate& c, const NumericCheckOptions& options,
     c.problem = problem.str();
   }
   std::ostringstream key;
-  key << c.problem << "\nmax_dim " << options.max_dim << " timeout " << options.timeout_ms
+  key << c.problem << "\nmax_dim " << options.max_dim << " rlimit " << options.rlimit
       << (separating ? " separating" : "") << "\ntaken";
   for (const auto& taken : c.taken) key << " [" << fmt::format("{}", fmt::join(taken, " ")) << "]";
   key << "\nrandom " << random;

@@ -15,6 +15,7 @@
 #include "verify/binding.hpp"
 #include "verify/check_result.hpp"
 #include "verify/equation.hpp"
+#include "verify/z3_limit.hpp"
 
 namespace mctsat::verify {
 
@@ -27,7 +28,7 @@ struct NumericCheckOptions {
   double tolerance = 1e-6;   // relative, for the real-valued trial
   std::size_t max_rank = 4;
   std::size_t max_assignments = 4096;
-  unsigned timeout_ms = 500;  // per Z3 query
+  unsigned rlimit = kDefaultZ3Rlimit;  // Z3 steps per query (z3_limit.hpp)
   // Z3's sample selections shared with other checks (same results, less solving), or none.
   SampleCache* sample_cache = nullptr;
 };

@@ -17,8 +17,6 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
   };
 
   z3::context z3;
-  z3::params params(z3);
-  params.set("timeout", options.timeout_ms);
   bool truncated = false;
   const auto assignments =
       enumerate_sizes(equation, options.max_rank, options.max_assignments, truncated);
@@ -26,7 +24,7 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
   std::string partial;  // an example where the right-hand side is ill-formed
   std::string first_error;
   z3::solver solver(z3);
-  solver.set(params);
+  limit_z3_steps(solver, options.rlimit);
   // Whether the left-hand side can match (and the condition hold) under the current frame.
   auto can_match = [&] {
     const z3::check_result r = solver.check();
@@ -48,7 +46,7 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
     solver.add(symbolic.where);
     if (!symbolic.rhs_error.empty()) {
       // Nothing to prove; Z3 is asked only for the note and to know that the rule can match.
-      if ((partial.empty() || matchable == 0) && can_match() && partial.empty())
+      if ((partial.empty() || matchable == 0) && can_match() && options.notes && partial.empty())
         partial =
             fmt::format("the right-hand side is ill-formed for {}: {}",
                         binding_text(equation, binding_from_model(symbolic, solver.get_model())),
@@ -71,7 +69,7 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
     if (differs == z3::unsat) ++proved;
     solver.pop();
     if (matchable == 0) can_match();
-    if (partial.empty()) {
+    if (options.notes && partial.empty()) {
       solver.push();
       solver.add(!symbolic.all(symbolic.rhs_constraints));
       if (solver.check() == z3::sat)

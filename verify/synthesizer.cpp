@@ -269,11 +269,10 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   report.candidates = candidates.size();
   progress(fmt::format("{} candidate equalities", candidates.size()));
 
-  std::vector<dsl::CheckedRule> known = existing;
-  auto rule_set = std::make_unique<dsl::RuleSet>(known);
+  dsl::RuleSet rule_set(existing);  // grows by each accepted rule
   auto is_derivable = [&](const CandidateRule& c) {
     const auto instance = static_cast<std::size_t>(std::countr_zero(c.fingerprint.valid_instances));
-    return derivable(pool.graph(c.lhs, instance), pool.graph(c.rhs, instance), *rule_set,
+    return derivable(pool.graph(c.lhs, instance), pool.graph(c.rhs, instance), rule_set,
                      options.derivation);
   };
   const std::size_t jobs = options.fingerprint.jobs;
@@ -285,6 +284,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   SampleCache samples;
   verify_options.numeric.sample_cache = &samples;
   verify_options.skip_numeric_after_shape_failure = true;  // refuted either way
+  verify_options.shape.notes = false;                      // not written
   verify_options.on_verified = [&](const EquationReport& r, std::size_t, std::size_t) {
     report.verify_cache_hits += r.cached ? 1 : 0;  // called one at a time
   };
@@ -418,8 +418,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                                                   dropped, chosen_atoms->size())
                                     : "",
                         first[k].reason));
-      for (auto& r : checked(rule)) known.push_back(std::move(r));
-      rule_set = std::make_unique<dsl::RuleSet>(known);
+      for (auto& r : checked(rule)) rule_set.add(std::move(r));
       report.rules.push_back(std::move(rule));
     }
     report.derive_seconds += since(t0);

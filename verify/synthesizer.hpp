@@ -15,9 +15,8 @@
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread
-// count (fingerprints and verification run in parallel into fixed slots; acceptance is serial),
-// as long as no Z3 query of the verifier hits its timeout (a wall-clock limit: on a heavily loaded
-// machine a sample selection may then differ).
+// count and on any machine load (fingerprints and verification run in parallel into fixed slots;
+// acceptance is serial; the verifier's Z3 queries are bounded by steps, not time: z3_limit.hpp).
 #pragma once
 
 #include <cstddef>

@@ -39,7 +39,7 @@ def test_rule_errors_carry_the_cli_message(cli, tmp_path):
 def test_verify_reports_each_check(tmp_path):
     path = tmp_path / "mine.rules"
     path.write_text(SOUND_AND_UNSOUND)
-    results = {r.name: r for r in mctsat.verify(str(path), timeout_ms=2000)}
+    results = {r.name: r for r in mctsat.verify(str(path), z3_rlimit=2_000_000)}
     sound, unsound = results["relu-twice"], results["add-is-mul"]
     assert not sound.failed and sound.numeric.verdict == "pass"
     assert unsound.failed and unsound.numeric.verdict == "fail"

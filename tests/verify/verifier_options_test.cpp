@@ -1,6 +1,8 @@
 // Verifier options for callers that need less than every check: `numeric_only` runs the numeric
 // test alone (a rule whose shapes were checked before), `skip_numeric_after_shape_failure` leaves
-// out the numeric test of a rule the shape check already refutes; the verdicts stay the same.
+// out the numeric test of a rule the shape check already refutes, `shape.notes` off leaves out the
+// shape check's note (an example where the right-hand side is ill-formed); the verdicts stay the
+// same.
 #include <doctest/doctest.h>
 
 #include "dsl/rule_library.hpp"
@@ -37,4 +39,22 @@ TEST_CASE("verifier options leave out checks without changing verdicts") {
   CHECK(numeric[0].failed());  // the numeric test alone does not verify it
   CHECK(numeric[1].shape.verdict == Verdict::kSkipped);
   CHECK_FALSE(numeric[1].failed());
+}
+
+TEST_CASE("without shape notes the shape check gives the same verdict, without the example") {
+  // ?b: [1, n] broadcast with ?c: [k, n]: the left side is well-formed, (matmul ?a ?b) is not.
+  const dsl::RuleLibrary library = testing::rule_library(
+      "rule distribute: (matmul 0 ?a (ewadd ?b ?c)) => (ewadd (matmul 0 ?a ?b) (matmul 0 ?a ?c))");
+  VerifyOptions options;
+  options.jobs = 1;
+  const auto noted = verify_library(library, library.rules, {}, options);
+  CHECK(noted.at(0).shape.verdict == Verdict::kPass);
+  CHECK_MESSAGE(noted.at(0).shape.detail.find("note: the right-hand side is ill-formed") !=
+                    std::string::npos,
+                noted.at(0).shape.detail);
+  options.shape.notes = false;
+  const auto plain = verify_library(library, library.rules, {}, options);
+  CHECK(plain.at(0).shape.verdict == Verdict::kPass);
+  CHECK(plain.at(0).shape.detail.find("note") == std::string::npos);
+  CHECK(plain.at(0).numeric.verdict == noted.at(0).numeric.verdict);
 }
