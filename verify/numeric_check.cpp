@@ -20,6 +20,7 @@
 #include "verify/equation_graph.hpp"
 #include "verify/sample_cache.hpp"
 #include "verify/symbolic_equation.hpp"
+#include "verify/z3_smt_core.hpp"
 
 namespace mctsat::verify {
 namespace {
@@ -136,21 +137,6 @@ constexpr std::size_t kSeparationQueries = 8;
 // `narrow` (an assumption: the bounds of the other samples) while they can; a pair that needs
 // larger values (e.g. output channels a multiple of both of two different group counts: 6) is
 // separated within the solver's wider bounds, for this one sample.
-// The query's model, or none. Z3's default solver answers a query without assumptions that its
-// SMT core gives up on (not for lack of steps: e.g. nonlinear constraints) with its tactics; the
-// selections use the SMT core alone (select_values), so they ask the tactics themselves then.
-std::optional<z3::model> satisfied(z3::solver& solver, const z3::expr_vector& assumptions,
-                                   unsigned rlimit) {
-  const z3::check_result result = solver.check(assumptions);
-  if (result == z3::sat) return solver.get_model();
-  if (result == z3::unsat || !assumptions.empty() || out_of_z3_steps(solver)) return std::nullopt;
-  z3::solver tactics(solver.ctx());
-  limit_z3_steps(tactics, rlimit);
-  for (const auto& e : solver.assertions()) tactics.add(e);
-  if (tactics.check() == z3::sat) return tactics.get_model();
-  return std::nullopt;
-}
-
 z3::model separate_values(z3::solver& solver, const z3::expr& narrow, z3::model model,
                           const Candidate& c, const std::vector<z3::expr>& values,
                           std::mt19937_64& random, unsigned rlimit) {
@@ -166,14 +152,14 @@ z3::model separate_values(z3::solver& solver, const z3::expr& narrow, z3::model 
     ++queries;
     solver.push();
     solver.add(values[a] != values[b]);
-    if (auto separated = satisfied(solver, within, rlimit)) {
+    if (auto separated = check_as_default(solver, within, rlimit).model) {
       model = *separated;
       continue;
     }
     if (!within.empty() && queries < kSeparationQueries) {
       ++queries;
       within = z3::expr_vector(narrow.ctx());
-      if (auto separated = satisfied(solver, within, rlimit)) {
+      if (auto separated = check_as_default(solver, within, rlimit).model) {
         model = *separated;
         continue;
       }
@@ -200,11 +186,7 @@ std::optional<std::vector<std::int64_t>> select_values(const Candidate& c,
   for (std::size_t k = problem.size() - value_count; k < problem.size(); ++k)
     values.push_back(problem[static_cast<int>(k)]);
   for (int attempt = separating ? 1 : 0; attempt < 3; ++attempt) {
-    // The SMT core, which the default solver would also use for every query here (they have
-    // assumptions, or follow one), without the default solver's tactics, whose construction
-    // took most of a selection's time.
-    z3::solver solver(z3, z3::solver::simple());
-    limit_z3_steps(solver, options.rlimit);
+    z3::solver solver = smt_core_solver(z3, options.rlimit);
     for (std::size_t k = 0; k + value_count < problem.size(); ++k)
       solver.add(problem[static_cast<int>(k)]);
     for (const auto& taken : c.taken) {
@@ -227,7 +209,7 @@ std::optional<std::vector<std::int64_t>> select_values(const Candidate& c,
     // dimensions are positive (the domain).
     z3::expr_vector within(z3);
     within.push_back(narrow);
-    std::optional<z3::model> model = satisfied(solver, within, options.rlimit);
+    std::optional<z3::model> model = check_as_default(solver, within, options.rlimit).model;
     if (!model) continue;
     if (separating)
       model = separate_values(solver, narrow, *model, c, values, random, options.rlimit);
@@ -305,8 +287,11 @@ std::optional<Binding> example_binding(const Equation& equation,
                                        const NumericCheckOptions& options) {
   z3::context z3;
   std::mt19937_64 spread(options.seed * 0x9E3779B97F4A7C15ull + 1);
+  StructuralFailures failures;
   for (const auto& sizes : shuffled_sizes(equation, options)) {
+    if (failures.excludes(sizes)) continue;
     Candidate candidate{std::make_unique<SymbolicEquation>(z3, equation, sizes), {}, false, {}, {}};
+    if (!candidate.symbolic->lhs_error.empty()) failures.add(*candidate.symbolic);
     if (!candidate.symbolic->lhs_error.empty() || !candidate.symbolic->rhs_error.empty()) continue;
     if (auto binding = next_binding(candidate, options, spread, false)) return binding;
   }
@@ -314,25 +299,33 @@ std::optional<Binding> example_binding(const Equation& equation,
 }
 
 CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options) {
+  z3::context z3;
+  return check_numeric(equation, options, z3);
+}
+
+CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options,
+                          z3::context& z3) {
   const CheckClock clock;
   auto finish = [&](Verdict verdict, std::string detail) {
     return clock.finish(verdict, std::move(detail));
   };
 
-  z3::context z3;
   // A seeded shuffle of the rank combinations, so that samples spread over them; candidates are
   // built lazily (most equations need only the first few).
   const auto assignments = shuffled_sizes(equation, options);
   std::vector<Candidate> candidates;
   std::size_t next_assignment = 0;
+  StructuralFailures failures;
   auto next_candidate = [&]() -> Candidate* {
     while (next_assignment < assignments.size()) {
-      auto symbolic =
-          std::make_unique<SymbolicEquation>(z3, equation, assignments[next_assignment++]);
+      const SizeAssignment& sizes = assignments[next_assignment++];
+      if (failures.excludes(sizes)) continue;
+      auto symbolic = std::make_unique<SymbolicEquation>(z3, equation, sizes);
       if (symbolic->lhs_error.empty() && symbolic->rhs_error.empty()) {
         candidates.push_back({std::move(symbolic), {}, false, {}, {}});
         return &candidates.back();
       }
+      if (!symbolic->lhs_error.empty()) failures.add(*symbolic);
     }
     return nullptr;
   };

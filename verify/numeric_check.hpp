@@ -9,8 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
-
 #include <optional>
+
+#include <z3++.h>
 
 #include "verify/binding.hpp"
 #include "verify/check_result.hpp"
@@ -34,6 +35,10 @@ struct NumericCheckOptions {
 };
 
 CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options);
+// The same with its symbolic equations in `z3`, a context the caller may use for other checks of
+// the same equation (the samples are still selected in contexts of their own).
+CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& options,
+                          z3::context& z3);
 
 // The first concrete assignment check_numeric tests (both sides well-formed, the condition true),
 // or nullopt when none is found within the bounds: for instantiating an equation elsewhere (e.g.

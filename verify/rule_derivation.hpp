@@ -10,6 +10,8 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "dsl/lowering.hpp"
 #include "tensor/graph.hpp"
@@ -23,6 +25,23 @@ struct DerivationLimits {
   std::size_t nodes = 5'000;
   double seconds = 30.0;  // a safety net only: results should not depend on the load
 };
+
+// The two sides of an equation between graphs.
+struct GraphEquation {
+  const tensor::Graph* lhs = nullptr;
+  const tensor::Graph* rhs = nullptr;
+};
+
+// Which of `equations` the rules derive (by equation), all in one e-graph under one set of
+// limits: inputs of equal name and shape are shared, so a term one equation adds can serve
+// another's proof (a proof there is still one from the rules), and each rule is searched once for
+// all of them. Unless the node limit cut the run short, every equation `derivable` would prove
+// alone within the same iterations is proved (the e-graph holds each one's own e-graph after as
+// many iterations). Each equation as `derivable` below requires. `threads` search the rules in
+// parallel (the result is the same for every count).
+std::vector<bool> derivable_together(std::span<const GraphEquation> equations,
+                                     const dsl::RuleSet& rules, const DerivationLimits& limits,
+                                     std::size_t threads = 1);
 
 // `lhs` and `rhs` have equally many outputs and their inputs, matched by name, equal shapes.
 // Throws mctsat::Error when they do not fit together.

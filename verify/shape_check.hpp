@@ -9,6 +9,8 @@
 
 #include <cstddef>
 
+#include <z3++.h>
+
 #include "verify/check_result.hpp"
 #include "verify/equation.hpp"
 #include "verify/z3_limit.hpp"
@@ -23,5 +25,9 @@ struct ShapeCheckOptions {
 };
 
 CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& options);
+// The same in `z3`, a context the caller may use for other checks of the same equation (a Z3
+// context costs a millisecond or two to make and delete, a good part of a small check).
+CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& options,
+                         z3::context& z3);
 
 }  // namespace mctsat::verify

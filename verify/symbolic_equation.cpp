@@ -1,6 +1,8 @@
 // Symbolic evaluation of equations over Z3 (see symbolic_equation.hpp).
 #include "verify/symbolic_equation.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "tensor/shape_functions.hpp"
@@ -23,6 +25,18 @@ void short_split_lengths(const Pat& p, const std::vector<dsl::Variable>& vars,
                                : 2;
   }
   for (const Pat& a : p.args) short_split_lengths(a, vars, fixed);
+}
+
+// The variables of `p`, each once, in order.
+std::vector<dsl::VarIndex> pattern_vars(const Pat& p) {
+  std::vector<dsl::VarIndex> vars;
+  auto visit = [&](const auto& self, const Pat& q) -> void {
+    if (q.kind == Pat::Kind::kVar && std::find(vars.begin(), vars.end(), q.var) == vars.end())
+      vars.push_back(q.var);
+    for (const Pat& arg : q.args) self(self, arg);
+  };
+  visit(visit, p);
+  return vars;
 }
 
 }  // namespace
@@ -94,7 +108,10 @@ SymbolicEquation::SymbolicEquation(z3::context& z3, const Equation& equation,
   }
   for (const Pat& root : equation.lhs) {
     lhs_shapes.emplace_back();
-    if (!evaluate(root, lhs_shapes.back(), lhs_constraints, lhs_error)) break;
+    if (!evaluate(root, lhs_shapes.back(), lhs_constraints, lhs_error)) {
+      lhs_error_vars = std::move(error_vars_).value();
+      break;
+    }
   }
   if (equation.condition && lhs_error.empty()) {
     std::vector<z3::expr> defined;
@@ -165,6 +182,14 @@ bool SymbolicEquation::attribute(const Pat& p, std::vector<z3::expr>& value, std
 
 bool SymbolicEquation::evaluate(const Pat& p, std::vector<Z3Shape>& outputs,
                                 std::vector<z3::expr>& into, std::string& error) {
+  const bool evaluated = evaluate_node(p, outputs, into, error);
+  // The innermost failing call returns first.
+  if (!evaluated && !error_vars_) error_vars_ = pattern_vars(p);
+  return evaluated;
+}
+
+bool SymbolicEquation::evaluate_node(const Pat& p, std::vector<Z3Shape>& outputs,
+                                     std::vector<z3::expr>& into, std::string& error) {
   outputs.clear();
   switch (p.kind) {
     case Pat::Kind::kVar:
@@ -297,6 +322,20 @@ z3::expr SymbolicEquation::bool_term(const dsl::Cond& c, std::vector<z3::expr>& 
     default:
       return int_term(c, defined) != 0;
   }
+}
+
+void StructuralFailures::add(const SymbolicEquation& failed) {
+  Failure failure{failed.lhs_error_vars, {}};
+  for (const dsl::VarIndex v : failure.vars) failure.sizes.push_back(failed.sizes()[v]);
+  failures_.push_back(std::move(failure));
+}
+
+bool StructuralFailures::excludes(const SizeAssignment& sizes) const {
+  return std::any_of(failures_.begin(), failures_.end(), [&](const Failure& f) {
+    for (std::size_t k = 0; k < f.vars.size(); ++k)
+      if (sizes[f.vars[k]] != f.sizes[k]) return false;
+    return true;
+  });
 }
 
 }  // namespace mctsat::verify

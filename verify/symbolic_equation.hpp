@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ class SymbolicEquation {
 
   // Structural errors (empty when the side evaluated).
   std::string lhs_error, rhs_error;
+  // The variables of the left-hand subterm where lhs_error arose: the error depends on their
+  // sizes only (see StructuralFailures).
+  std::vector<dsl::VarIndex> lhs_error_vars;
   std::vector<std::vector<Z3Shape>> lhs_shapes, rhs_shapes;  // per root, per output
   std::vector<z3::expr> domain;           // dimensions and split sizes positive, list elements >= 0
   std::vector<z3::expr> lhs_constraints;  // the left-hand side is well-formed
@@ -55,6 +59,8 @@ class SymbolicEquation {
  private:
   bool evaluate(const dsl::Pat& p, std::vector<Z3Shape>& outputs, std::vector<z3::expr>& into,
                 std::string& error);
+  bool evaluate_node(const dsl::Pat& p, std::vector<Z3Shape>& outputs,
+                     std::vector<z3::expr>& into, std::string& error);
   bool attribute(const dsl::Pat& p, std::vector<z3::expr>& value, std::string& error);
   z3::expr int_term(const dsl::Cond& c, std::vector<z3::expr>& defined);
   z3::expr bool_term(const dsl::Cond& c, std::vector<z3::expr>& defined);
@@ -65,6 +71,26 @@ class SymbolicEquation {
   SizeAssignment sizes_;
   std::vector<std::vector<z3::expr>> values_;
   std::map<std::string, std::vector<z3::expr>> inferred_sizes_;  // by the split's text
+  // The variables of the innermost subterm that failed to evaluate.
+  std::optional<std::vector<dsl::VarIndex>> error_vars_;
+};
+
+// Size assignments known to leave an equation's left-hand side ill-formed, so that the checks
+// need not build their SymbolicEquation (most rank combinations of a convolution rule fail, at a
+// Z3 term per dimension each): a structural error at a subterm depends only on the sizes of the
+// subterm's variables, so every assignment that gives them the same sizes fails there too.
+class StructuralFailures {
+ public:
+  // Remembers why `failed` (whose lhs_error is set) failed.
+  void add(const SymbolicEquation& failed);
+  bool excludes(const SizeAssignment& sizes) const;
+
+ private:
+  struct Failure {
+    std::vector<dsl::VarIndex> vars;
+    std::vector<std::size_t> sizes;  // of vars
+  };
+  std::vector<Failure> failures_;
 };
 
 }  // namespace mctsat::verify

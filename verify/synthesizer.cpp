@@ -36,6 +36,14 @@ void collect_ops(const TermPool& pool, TermId id, std::set<std::string>& names) 
   for (TermId a : t.args) collect_ops(pool, a, names);
 }
 
+// A candidate's derivation is tried at its first shape instance where both sides are well-formed.
+std::size_t derivation_instance(const CandidateRule& c) {
+  return static_cast<std::size_t>(std::countr_zero(c.fingerprint.valid_instances));
+}
+
+// The iterations of the first derivation of a window's candidates together.
+constexpr std::size_t kFirstIterations = 2;
+
 std::string failure_reason(const EquationReport& r) {
   std::vector<std::string> parts;
   if (r.shape.verdict == Verdict::kFail) parts.push_back("shape check: " + r.shape.detail);
@@ -271,9 +279,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
 
   dsl::RuleSet rule_set(existing);  // grows by each accepted rule
   auto is_derivable = [&](const CandidateRule& c) {
-    const auto instance = static_cast<std::size_t>(std::countr_zero(c.fingerprint.valid_instances));
-    return derivable(pool.graph(c.lhs, instance), pool.graph(c.rhs, instance), rule_set,
-                     options.derivation);
+    return derivable(pool.graph(c.lhs, derivation_instance(c)),
+                     pool.graph(c.rhs, derivation_instance(c)), rule_set, options.derivation);
   };
   const std::size_t jobs = options.fingerprint.jobs;
   tbb::task_arena arena(jobs == 0 ? tbb::this_task_arena::max_concurrency()
@@ -307,12 +314,34 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   for (std::size_t begin = 0; begin < candidates.size();) {
     const std::size_t end = std::min(candidates.size(), begin + kWindow);
 
-    // Drop what the rules so far derive.
+    // Drop what the rules so far derive: first the window's candidates together, in one e-graph
+    // for a few iterations (most proofs need one or two, and one e-graph pays for searching every
+    // rule once instead of once per candidate), then each one left on its own, in full (together,
+    // the ones that grow fast would grow without their own node limit).
     auto t0 = Clock::now();
+    const std::size_t rules_derived_with = rule_set.size();
+    std::vector<tensor::Graph> sides(2 * (end - begin));
+    arena.execute([&] {
+      tbb::parallel_for(begin, end, [&](std::size_t i) {
+        const CandidateRule& c = candidates[i];
+        const std::size_t k = 2 * (i - begin);
+        sides[k] = pool.graph(c.lhs, derivation_instance(c));
+        sides[k + 1] = pool.graph(c.rhs, derivation_instance(c));
+      });
+    });
+    std::vector<GraphEquation> equations;
+    for (std::size_t k = 0; k < sides.size(); k += 2) equations.push_back({&sides[k], &sides[k + 1]});
+    DerivationLimits briefly = options.derivation;
+    briefly.iterations = std::min(briefly.iterations, kFirstIterations);
+    briefly.nodes *= equations.size();  // each candidate's share as it would have alone
+    const std::vector<bool> proved = derivable_together(
+        equations, rule_set, briefly, static_cast<std::size_t>(arena.max_concurrency()));
     std::vector<char> derived(end - begin, 0);
     arena.execute([&] {
-      tbb::parallel_for(begin, end,
-                        [&](std::size_t i) { derived[i - begin] = is_derivable(candidates[i]); });
+      tbb::parallel_for(std::size_t{0}, equations.size(), [&](std::size_t k) {
+        derived[k] = proved[k] || derivable(*equations[k].lhs, *equations[k].rhs, rule_set,
+                                            options.derivation);
+      });
     });
     report.derive_seconds += since(t0);
     std::vector<std::size_t> open;
@@ -384,7 +413,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
         continue;
       }
       ++report.verified;
-      if (is_derivable(c)) {
+      // Derivable from the rules accepted earlier in this window (with no new rule, it was not).
+      if (rule_set.size() != rules_derived_with && is_derivable(c)) {
         ++report.derivable;
         continue;
       }

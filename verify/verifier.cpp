@@ -15,7 +15,7 @@ namespace mctsat::verify {
 namespace {
 
 // Bump when a change to the checks makes earlier cached results stale.
-constexpr const char* kVerifierVersion = "mctsat-verify-2";
+constexpr const char* kVerifierVersion = "mctsat-verify-3";
 
 std::string options_text(const VerifyOptions& o) {
   return fmt::format(
@@ -92,10 +92,11 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
         return;
       }
     }
+    z3::context z3;  // for this equation's shape and numeric checks
     if (options.numeric_only) {
       report.shape.detail = report.proof.detail = "not checked (numeric test only)";
     } else {
-      report.shape = check_shapes(e, options.shape);
+      report.shape = check_shapes(e, options.shape, z3);
       if (e.axiom) {
         report.proof.detail = "an axiom (assumed)";
       } else if (axioms.empty()) {
@@ -107,7 +108,7 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
     if (options.skip_numeric_after_shape_failure && report.shape.verdict == Verdict::kFail)
       report.numeric.detail = "not run: the shape check failed";
     else
-      report.numeric = check_numeric(e, options.numeric);
+      report.numeric = check_numeric(e, options.numeric, z3);
     if (cache) cache->store(key, {report.shape, report.proof, report.numeric});
   };
 
