@@ -194,6 +194,9 @@ void search_into(const EGraph<Analysis>& egraph, const Program& program, std::ui
   out.clear();
   out.num_vars = num_vars;
   out.num_roots = 1;
+  // Without an e-node of the root's operator nothing matches (many rules of a large set, in a
+  // small e-graph): no machine to set up, no ground subterm to look up.
+  if (!program.root_is_var && egraph.classes_with_op(program.root_op).empty()) return;
   Machine<Analysis>(egraph, program, out, limit, skip_before, check_data, root_moves_free)
       .search_all();
 }

@@ -314,10 +314,10 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   for (std::size_t begin = 0; begin < candidates.size();) {
     const std::size_t end = std::min(candidates.size(), begin + kWindow);
 
-    // Drop what the rules so far derive: first the window's candidates together, in one e-graph
-    // for a few iterations (most proofs need one or two, and one e-graph pays for searching every
-    // rule once instead of once per candidate), then each one left on its own, in full (together,
-    // the ones that grow fast would grow without their own node limit).
+    // Drop what the rules so far derive within a few iterations: the window's candidates
+    // together, in one e-graph (most proofs need one or two iterations, and one e-graph pays for
+    // searching every rule once instead of once per candidate). The full derivation, each
+    // candidate on its own, waits for the verified ones (most others fail verification).
     auto t0 = Clock::now();
     const std::size_t rules_derived_with = rule_set.size();
     std::vector<tensor::Graph> sides(2 * (end - begin));
@@ -336,17 +336,10 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     briefly.nodes *= equations.size();  // each candidate's share as it would have alone
     const std::vector<bool> proved = derivable_together(
         equations, rule_set, briefly, static_cast<std::size_t>(arena.max_concurrency()));
-    std::vector<char> derived(end - begin, 0);
-    arena.execute([&] {
-      tbb::parallel_for(std::size_t{0}, equations.size(), [&](std::size_t k) {
-        derived[k] = proved[k] || derivable(*equations[k].lhs, *equations[k].rhs, rule_set,
-                                            options.derivation);
-      });
-    });
     report.derive_seconds += since(t0);
     std::vector<std::size_t> open;
     for (std::size_t i = begin; i < end; ++i) {
-      if (derived[i - begin])
+      if (proved[i - begin])
         ++report.derivable;
       else
         open.push_back(i);
@@ -395,8 +388,19 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     }
     report.verify_seconds += since(t0);
 
-    // Accept in order, unless derivable from what was accepted before.
+    // The full derivation of the verified candidates from the rules at the window's start, on
+    // their own, in parallel.
     t0 = Clock::now();
+    std::vector<char> derived_in_full(open.size(), 0);
+    arena.execute([&] {
+      tbb::parallel_for(std::size_t{0}, open.size(), [&](std::size_t k) {
+        if (!first[k].pass && !passed[k]) return;
+        const GraphEquation& e = equations[open[k] - begin];
+        derived_in_full[k] = derivable(*e.lhs, *e.rhs, rule_set, options.derivation);
+      });
+    });
+
+    // Accept in order, unless derivable from what was accepted before.
     for (std::size_t k = 0; k < open.size(); ++k) {
       const CandidateRule& c = candidates[open[k]];
       const Verified* chosen = first[k].pass ? &first[k] : nullptr;
@@ -413,8 +417,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
         continue;
       }
       ++report.verified;
-      // Derivable from the rules accepted earlier in this window (with no new rule, it was not).
-      if (rule_set.size() != rules_derived_with && is_derivable(c)) {
+      // Derivable from the rules before the window, or with those accepted earlier in it.
+      if (derived_in_full[k] || (rule_set.size() != rules_derived_with && is_derivable(c))) {
         ++report.derivable;
         continue;
       }

@@ -3,12 +3,12 @@
 // equalities inside fingerprint buckets (candidate_rules.hpp) and concat rules from pairs of
 // one-operator terms (pair_terms.hpp), then, in order of size (both
 // sides' operators) and in small windows: drop candidates that the rules accepted so far (and the
-// existing rules given) already derive by bounded equality saturation (rule_derivation.hpp),
-// verify the rest in parallel with the verifier (shape soundness with Z3, numeric tests;
-// verifier.hpp) — first without a condition, then under the shape conditions read from the
-// variables' declarations, weakest first (a stronger one only where the weaker ones fail) — and
-// accept the verified ones in order unless an earlier acceptance
-// derives them. Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
+// existing rules given) derive within two iterations of equality saturation (a window's
+// candidates in one e-graph; rule_derivation.hpp), verify the rest in parallel with the verifier
+// (shape soundness with Z3, numeric tests; verifier.hpp) — first without a condition, then under
+// the shape conditions read from the variables' declarations, weakest first (a stronger one only
+// where the weaker ones fail) — and accept the verified ones in order unless those rules or an
+// earlier acceptance derive them (the full bounded derivation, each candidate on its own). Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
 // the same way; a merge that fails refutes (and removes) its concat rule. Optionally, a final
 // numeric test with more samples drops what it refutes (numeric only: the rules passed the shape
 // check as written). Verdicts can be kept on disk (verify.cache_dir) for a larger run to reuse.
