@@ -44,6 +44,9 @@ std::size_t derivation_instance(const CandidateRule& c) {
 // The iterations of the first derivation of a window's candidates together.
 constexpr std::size_t kFirstIterations = 2;
 
+// A progress line every this many candidates within a size.
+constexpr std::size_t kProgressEvery = 10'000;
+
 std::string failure_reason(const EquationReport& r) {
   std::vector<std::string> parts;
   if (r.shape.verdict == Verdict::kFail) parts.push_back("shape check: " + r.shape.detail);
@@ -456,7 +459,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       report.rules.push_back(std::move(rule));
     }
     report.derive_seconds += since(t0);
-    // Reported once per size (both sides' operators) finished, at the window that finishes it.
+    // Reported once per size (both sides' operators) finished, at the window that finishes it,
+    // and every kProgressEvery candidates in between.
     const std::size_t done_size =
         end == candidates.size() ? candidates[end - 1].size() : candidates[end].size() - 1;
     if (done_size >= candidates[begin].size())
@@ -465,6 +469,11 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                       "verified, {} rules so far; {:.0f} s",
                       done_size, end, candidates.size(), report.derivable, report.verified,
                       report.rules.size(), since(start)));
+    else if (end / kProgressEvery != begin / kProgressEvery)
+      progress(fmt::format("{} of {} candidates done: {} derivable, {} verified, {} rules so far; "
+                           "{:.0f} s",
+                           end, candidates.size(), report.derivable, report.verified,
+                           report.rules.size(), since(start)));
     begin = end;
   }
 
