@@ -21,6 +21,7 @@ namespace {
 tensor::Graph joined(std::span<const GraphEquation> equations) {
   tensor::GraphBuilder builder;
   std::map<std::pair<std::string, tensor::Shape>, tensor::TensorRef> inputs;
+  std::map<std::string, std::size_t> shapes_of_name;  // distinct shapes per input name so far
   std::vector<tensor::TensorRef> outputs;
   for (const auto& [lhs, rhs] : equations) {
     if (lhs->outputs().size() != rhs->outputs().size())
@@ -37,8 +38,9 @@ tensor::Graph joined(std::span<const GraphEquation> equations) {
           auto found = inputs.find({node.name, shape});
           if (found == inputs.end()) {
             // Another equation's input of this name has another shape: a name of its own.
+            const std::size_t earlier = shapes_of_name[node.name]++;
             const std::string name =
-                inputs.empty() ? node.name : fmt::format("{}#{}", node.name, inputs.size());
+                earlier == 0 ? node.name : fmt::format("{}#{}", node.name, earlier);
             found = inputs.emplace(std::pair{node.name, shape}, builder.input(name, shape)).first;
           }
           refs[id] = {found->second};

@@ -55,11 +55,13 @@ CheckResult check_shapes(const Equation& equation, const ShapeCheckOptions& opti
     solver.add(symbolic.where);
     if (!symbolic.rhs_error.empty()) {
       // Nothing to prove; Z3 is asked only for the note and to know that the rule can match.
-      if (partial.empty() || matchable == 0)
-        if (const auto example = can_match(); example && options.notes && partial.empty())
+      if (partial.empty() || matchable == 0) {
+        const auto example = can_match();
+        if (example && options.notes && partial.empty())
           partial = fmt::format("the right-hand side is ill-formed for {}: {}",
                                 binding_text(equation, binding_from_model(symbolic, *example)),
                                 symbolic.rhs_error);
+      }
       solver.pop();
       continue;
     }

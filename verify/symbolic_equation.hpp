@@ -59,8 +59,8 @@ class SymbolicEquation {
  private:
   bool evaluate(const dsl::Pat& p, std::vector<Z3Shape>& outputs, std::vector<z3::expr>& into,
                 std::string& error);
-  bool evaluate_node(const dsl::Pat& p, std::vector<Z3Shape>& outputs,
-                     std::vector<z3::expr>& into, std::string& error);
+  bool evaluate_node(const dsl::Pat& p, std::vector<Z3Shape>& outputs, std::vector<z3::expr>& into,
+                     std::string& error);
   bool attribute(const dsl::Pat& p, std::vector<z3::expr>& value, std::string& error);
   z3::expr int_term(const dsl::Cond& c, std::vector<z3::expr>& defined);
   z3::expr bool_term(const dsl::Cond& c, std::vector<z3::expr>& defined);

@@ -281,10 +281,6 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   progress(fmt::format("{} candidate equalities", candidates.size()));
 
   dsl::RuleSet rule_set(existing);  // grows by each accepted rule
-  auto is_derivable = [&](const CandidateRule& c) {
-    return derivable(pool.graph(c.lhs, derivation_instance(c)),
-                     pool.graph(c.rhs, derivation_instance(c)), rule_set, options.derivation);
-  };
   const std::size_t jobs = options.fingerprint.jobs;
   tbb::task_arena arena(jobs == 0 ? tbb::this_task_arena::max_concurrency()
                                   : static_cast<int>(jobs));
@@ -333,7 +329,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       });
     });
     std::vector<GraphEquation> equations;
-    for (std::size_t k = 0; k < sides.size(); k += 2) equations.push_back({&sides[k], &sides[k + 1]});
+    for (std::size_t k = 0; k < sides.size(); k += 2)
+      equations.push_back({&sides[k], &sides[k + 1]});
     DerivationLimits briefly = options.derivation;
     briefly.iterations = std::min(briefly.iterations, kFirstIterations);
     briefly.nodes *= equations.size();  // each candidate's share as it would have alone
@@ -391,15 +388,17 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     }
     report.verify_seconds += since(t0);
 
-    // The full derivation of the verified candidates from the rules at the window's start, on
-    // their own, in parallel.
+    // The full derivation, each candidate on its own, from the rules so far: for the verified
+    // candidates first from the rules at the window's start, in parallel.
     t0 = Clock::now();
+    auto derivable_in_full = [&](std::size_t k) {
+      const GraphEquation& e = equations[open[k] - begin];
+      return derivable(*e.lhs, *e.rhs, rule_set, options.derivation);
+    };
     std::vector<char> derived_in_full(open.size(), 0);
     arena.execute([&] {
       tbb::parallel_for(std::size_t{0}, open.size(), [&](std::size_t k) {
-        if (!first[k].pass && !passed[k]) return;
-        const GraphEquation& e = equations[open[k] - begin];
-        derived_in_full[k] = derivable(*e.lhs, *e.rhs, rule_set, options.derivation);
+        if (first[k].pass || passed[k]) derived_in_full[k] = derivable_in_full(k);
       });
     });
 
@@ -421,7 +420,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       }
       ++report.verified;
       // Derivable from the rules before the window, or with those accepted earlier in it.
-      if (derived_in_full[k] || (rule_set.size() != rules_derived_with && is_derivable(c))) {
+      if (derived_in_full[k] || (rule_set.size() != rules_derived_with && derivable_in_full(k))) {
         ++report.derivable;
         continue;
       }
@@ -470,10 +469,11 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                       done_size, end, candidates.size(), report.derivable, report.verified,
                       report.rules.size(), since(start)));
     else if (end / kProgressEvery != begin / kProgressEvery)
-      progress(fmt::format("{} of {} candidates done: {} derivable, {} verified, {} rules so far; "
-                           "{:.0f} s",
-                           end, candidates.size(), report.derivable, report.verified,
-                           report.rules.size(), since(start)));
+      progress(
+          fmt::format("{} of {} candidates done: {} derivable, {} verified, {} rules so far; "
+                      "{:.0f} s",
+                      end, candidates.size(), report.derivable, report.verified,
+                      report.rules.size(), since(start)));
     begin = end;
   }
 

@@ -8,8 +8,9 @@
 // (shape soundness with Z3, numeric tests; verifier.hpp) — first without a condition, then under
 // the shape conditions read from the variables' declarations, weakest first (a stronger one only
 // where the weaker ones fail) — and accept the verified ones in order unless those rules or an
-// earlier acceptance derive them (the full bounded derivation, each candidate on its own). Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified
-// the same way; a merge that fails refutes (and removes) its concat rule. Optionally, a final
+// earlier acceptance derive them (the full bounded derivation, each candidate on its own).
+// Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified the same way;
+// a merge that fails refutes (and removes) its concat rule. Optionally, a final
 // numeric test with more samples drops what it refutes (numeric only: the rules passed the shape
 // check as written). Verdicts can be kept on disk (verify.cache_dir) for a larger run to reuse.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.

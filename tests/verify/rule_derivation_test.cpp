@@ -30,7 +30,8 @@ dsl::RuleSet laws() {
     rule comm: (ewadd ?a ?b) => (ewadd ?b ?a)
     rule assoc: (ewadd ?a (ewadd ?b ?c)) => (ewadd (ewadd ?a ?b) ?c)
     rule relu-idem: (relu (relu ?a)) => (relu ?a)
-  )").rules);
+  )")
+                          .rules);
 }
 
 }  // namespace
@@ -41,7 +42,7 @@ TEST_CASE("equations derived together agree with each one derived alone") {
       sides("rule e1: (ewadd ?x ?y) => (ewadd ?y ?x)", 2),
       sides("rule e2: (relu (relu (relu ?x))) => (relu ?x)", 3),  // another shape for ?x
       sides("rule e3: (ewadd (ewadd ?x ?y) ?z) => (ewadd ?z (ewadd ?y ?x))", 2),
-      sides("rule e4: (relu ?x) => ?x", 2),  // not a law
+      sides("rule e4: (relu ?x) => ?x", 2),                               // not a law
       sides("rule e5: (ewadd ?x (relu ?y)) => (ewadd (relu ?x) ?y)", 3),  // neither
   };
   std::vector<GraphEquation> equations;
