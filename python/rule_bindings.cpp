@@ -176,8 +176,9 @@ void bind_rules(py::module_& m) {
         py::gil_scoped_release release;
         return verify::verify_library(library, targets.rules, targets.axioms, options);
       },
-      py::arg("paths"), py::arg("only") = py::none(), py::arg("z3_rlimit") = verify::kDefaultZ3Rlimit,
-      py::arg("jobs") = 0, py::arg("cache") = false,
+      py::arg("paths"), py::arg("only") = py::none(),
+      py::arg("z3_rlimit") = verify::kDefaultZ3Rlimit, py::arg("jobs") = 0,
+      py::arg("cache") = false,
       "Verifies rule files (as `mctsat verify`): a VerifyResult per rule, then per axiom. "
       "cache: False (none), True (the default cache) or a folder. Files without axioms are "
       "proved from the shipped ones.");
