@@ -148,10 +148,12 @@ void add_import_taso_equations(CLI::App& rules) {
 
 void add_synthesize(CLI::App& rules) {
   struct Options {
-    std::vector<std::string> ops, shapes = {"x:n,n", "y:n,n", "z:n,n"}, dims = {"n=2,3"}, existing;
+    std::vector<std::string> ops, shapes = {"x:n,n", "y:n,n", "z:n,n"}, dims = {"n=2,3"}, weights,
+                                  existing;
     std::string output, cache, verify_cache;
     verify::SynthesisOptions synthesis;
-    bool all_terms = false, no_merges = false, no_pairs = false, json = false;
+    bool distinct_args = false, all_terms = false, no_merges = false, no_pairs = false,
+         json = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* command = rules.add_subcommand(
@@ -166,6 +168,12 @@ void add_synthesize(CLI::App& rules) {
       ->capture_default_str();
   command->add_option("--dims", o->dims, "Values of the shape symbols, one per instance (S=V,...)")
       ->capture_default_str();
+  command
+      ->add_option("--weights", o->weights,
+                   "Variables that are parameters: convolved, never convolved with (TASO's roles)")
+      ->delimiter(',');
+  command->add_flag("--distinct-args", o->distinct_args,
+                    "An operator's tensor arguments are distinct terms (no ewadd of x with x)");
   command->add_option("--rules", o->existing,
                       "Existing rule files or directories: their consequences are not proposed");
   command->add_option("-o,--output", o->output, "Rule file to write")->required();
@@ -212,7 +220,8 @@ void add_synthesize(CLI::App& rules) {
       ->capture_default_str();
   command->add_flag("--json", o->json, "Print JSON");
   command->callback([o] {
-    const auto vocabulary = verify::make_vocabulary(o->ops, o->shapes, o->dims);
+    auto vocabulary = verify::make_vocabulary(o->ops, o->shapes, o->dims, o->weights);
+    vocabulary.distinct_arguments = o->distinct_args;
     std::vector<dsl::CheckedRule> existing;
     if (!o->existing.empty()) existing = dsl::load_rules_or_throw(o->existing).rules;
     verify::SynthesisOptions options = o->synthesis;

@@ -3,6 +3,7 @@
 #include "verify/synthesis_vocabulary.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -189,9 +190,33 @@ std::size_t SynthesisVocabulary::find_variable(const std::string& name) const {
   throw Error(fmt::format("no synthesis variable '{}'", name));
 }
 
+bool SynthesisVocabulary::has_parameters() const {
+  return std::any_of(variables.begin(), variables.end(),
+                     [](const SynthesisVariable& v) { return v.parameter; });
+}
+
+bool roles_fit(Op op, const std::vector<bool>& parameter_args) {
+  const auto& a = parameter_args;
+  switch (op) {
+    case Op::kConv2d:
+      return !a.at(0) && a.at(1);
+    case Op::kEnlarge:
+      return a.at(0) && a.at(1);
+    case Op::kMerge:
+      return a.at(0);
+    case Op::kPoolMax:
+    case Op::kPoolAvg:
+    case Op::kGlobalAvgPool:
+      return !a.at(0);
+    default:
+      return std::adjacent_find(a.begin(), a.end(), std::not_equal_to<>()) == a.end();
+  }
+}
+
 SynthesisVocabulary make_vocabulary(const std::vector<std::string>& ops,
                                     const std::vector<std::string>& shapes,
-                                    const std::vector<std::string>& dims) {
+                                    const std::vector<std::string>& dims,
+                                    const std::vector<std::string>& weights) {
   SynthesisVocabulary vocabulary;
   const auto supported = synthesizable_ops();
   for (const std::string& list : ops)
@@ -218,6 +243,14 @@ SynthesisVocabulary make_vocabulary(const std::vector<std::string>& ops,
       if (!d.symbol.empty()) symbols.insert(d.symbol);
   }
   if (vocabulary.variables.empty()) throw Error("--shapes: no variable given");
+  for (const std::string& list : weights)
+    for (const std::string& name : comma_separated(list)) {
+      const auto v = std::find_if(vocabulary.variables.begin(), vocabulary.variables.end(),
+                                  [&](const SynthesisVariable& var) { return var.name == name; });
+      if (v == vocabulary.variables.end())
+        throw Error(fmt::format("--weights: '{}' is not a variable of --shapes", name));
+      v->parameter = true;
+    }
 
   std::map<std::string, std::vector<std::int64_t>> values;
   std::size_t count = 1;

@@ -26,6 +26,7 @@ struct SymbolicDim {
 struct SynthesisVariable {
   std::string name;  // without '?'
   std::vector<SymbolicDim> dims;
+  bool parameter = false;  // a weight (--weights), not data
 };
 
 // One way an operator may appear: its attribute values, and how many tensor arguments it takes
@@ -41,11 +42,23 @@ struct SynthesisVocabulary {
   std::vector<SynthesisVariable> variables;
   std::vector<std::map<std::string, std::int64_t>> instances;  // symbol values, per instance
   std::vector<OperatorChoice> choices;                         // every operator with its attrs
+  bool distinct_arguments = false;  // an operator's tensor arguments are distinct terms
+
+  // Whether some variable is a parameter: then the terms respect roles (roles_fit).
+  bool has_parameters() const;
 
   // The concrete shape of `variable` in instance `instance`.
   tensor::Shape shape(std::size_t variable, std::size_t instance) const;
   std::size_t find_variable(const std::string& name) const;  // index; throws when unknown
 };
+
+// Roles, as TASO's rule generator has them, when some variables are parameters (weights): a
+// parameter term is a parameter variable or an operator applied to parameter terms only; every
+// other term is data. Whether `op` may take arguments of these roles (true: a parameter term):
+// a convolution convolves data with a parameter kernel, enlarge pads a parameter kernel to a
+// parameter kernel's size, merge takes a parameter, pools take data; every other operator takes
+// arguments of one role (no elementwise operator or concat mixes data with parameters).
+bool roles_fit(tensor::Op op, const std::vector<bool>& parameter_args);
 
 // Builds the vocabulary. `ops`: operator names (DSL spelling; comma-separated lists allowed).
 // `shapes`: "name:dim,dim,..." with dims symbols or positive integers. `dims`: "symbol=v1,v2,..."
@@ -55,10 +68,12 @@ struct SynthesisVocabulary {
 // to rank 3, axis swaps for rank 4); convolutions and pools take strides 1 and 2 and SAME or
 // VALID padding (pools a 3x3 window), concat two inputs, merge a count of 2, clip [0, 6]. Throws
 // mctsat::Error naming what is wrong (an unknown or unsupported operator, a malformed shape or
-// dimension).
+// dimension). `weights`: the names of the variables that are parameters (comma-separated lists
+// allowed; unknown names throw).
 SynthesisVocabulary make_vocabulary(const std::vector<std::string>& ops,
                                     const std::vector<std::string>& shapes,
-                                    const std::vector<std::string>& dims);
+                                    const std::vector<std::string>& dims,
+                                    const std::vector<std::string>& weights = {});
 
 // The operators synthesis supports (every catalog operator with one output whose attributes have
 // small finite domains).

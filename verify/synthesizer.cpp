@@ -165,6 +165,22 @@ std::vector<ProposedPair> pair_candidates(TermPool& pool, const Fingerprinter& f
   return out;
 }
 
+// The `where` conditions a candidate may take, read from the declared shapes, weakest first:
+// same shapes; then equal dimensions too; then ranks too (the empty and repeated ones left out).
+std::vector<std::vector<std::string>> condition_variants(const CandidateRule& candidate,
+                                                         const SynthesisVocabulary& vocabulary) {
+  const ShapeConditions conditions = shape_conditions(candidate, vocabulary);
+  std::vector<std::vector<std::string>> variants(3, conditions.same_shapes);
+  variants[1].insert(variants[1].end(), conditions.dims.begin(), conditions.dims.end());
+  variants[2] = variants[1];
+  variants[2].insert(variants[2].end(), conditions.ranks.begin(), conditions.ranks.end());
+  std::vector<std::vector<std::string>> out;
+  for (std::size_t v = 0; v < variants.size(); ++v)
+    if (!variants[v].empty() && (v == 0 || variants[v] != variants[v - 1]))
+      out.push_back(variants[v]);
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
@@ -280,7 +296,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   report.candidates = candidates.size();
   progress(fmt::format("{} candidate equalities", candidates.size()));
 
-  dsl::RuleSet rule_set(existing);  // grows by each accepted rule
+  dsl::RuleSet rule_set(existing);                  // grows by each accepted rule
+  std::map<std::string, std::size_t> candidate_of;  // written rule -> its candidate
   const std::size_t jobs = options.fingerprint.jobs;
   tbb::task_arena arena(jobs == 0 ? tbb::this_task_arena::max_concurrency()
                                   : static_cast<int>(jobs));
@@ -353,17 +370,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     // Weakest first: same shapes; then equal dimensions; then ranks too. A variant is verified
     // only where the weaker ones failed (a stronger one would pass too, and go unused).
     std::vector<std::vector<std::vector<std::string>>> variants_of(open.size());
-    for (std::size_t k = 0; k < open.size(); ++k) {
-      if (first[k].pass) continue;
-      const ShapeConditions conditions = shape_conditions(candidates[open[k]], vocabulary);
-      std::vector<std::vector<std::string>> variants(3, conditions.same_shapes);
-      variants[1].insert(variants[1].end(), conditions.dims.begin(), conditions.dims.end());
-      variants[2] = variants[1];
-      variants[2].insert(variants[2].end(), conditions.ranks.begin(), conditions.ranks.end());
-      for (std::size_t v = 0; v < variants.size(); ++v)
-        if (!variants[v].empty() && (v == 0 || variants[v] != variants[v - 1]))
-          variants_of[k].push_back(variants[v]);
-    }
+    for (std::size_t k = 0; k < open.size(); ++k)
+      if (!first[k].pass) variants_of[k] = condition_variants(candidates[open[k]], vocabulary);
     std::vector<WrittenRule> conditioned;
     std::vector<std::size_t> conditioned_of;  // index into `open`, weaker variants first
     std::vector<std::vector<std::string>> conditioned_atoms;
@@ -455,6 +463,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                                     : "",
                         first[k].reason));
       for (auto& r : checked(rule)) rule_set.add(std::move(r));
+      candidate_of[rule.name] = open[k];
       report.rules.push_back(std::move(rule));
     }
     report.derive_seconds += since(t0);
@@ -533,9 +542,47 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     strict.numeric.seed = verify_options.numeric.seed + 1;
     strict.numeric_only = true;  // every rule passed the shape check with this text
     const auto results = verify_rules(report.rules, strict);
+    // A rule written without a condition (and without a merge rule) that the final test refutes
+    // gets the declared shapes' conditions, weakest first, as a candidate does: tested with the
+    // final samples, the first that passes is kept.
+    std::set<std::string> with_merge;
+    for (const auto& [merge, source] : merge_source) with_merge.insert(source);
+    std::vector<WrittenRule> conditioned;
+    std::vector<std::size_t> conditioned_of;  // index into report.rules
+    std::vector<std::vector<std::string>> conditioned_atoms;
+    for (std::size_t k = 0; k < report.rules.size(); ++k) {
+      const WrittenRule& r = report.rules[k];
+      const auto candidate = candidate_of.find(r.name);
+      if (results[k].pass || !r.condition.empty() || candidate == candidate_of.end() ||
+          with_merge.count(r.name))
+        continue;
+      for (auto& atoms : condition_variants(candidates[candidate->second], vocabulary)) {
+        WrittenRule variant = r;
+        variant.name = fmt::format("{}-{}", r.name, conditioned.size());
+        variant.condition = fmt::format("{}", fmt::join(atoms, " and "));
+        conditioned.push_back(std::move(variant));
+        conditioned_of.push_back(k);
+        conditioned_atoms.push_back(std::move(atoms));
+      }
+    }
+    const auto conditioned_results = verify_rules(conditioned, strict);
+    std::set<std::size_t> rescued;
+    for (std::size_t j = 0; j < conditioned.size(); ++j) {
+      const std::size_t k = conditioned_of[j];
+      if (!conditioned_results[j].pass || rescued.count(k)) continue;
+      rescued.insert(k);
+      WrittenRule& r = report.rules[k];
+      std::vector<std::string> atoms = conditioned_atoms[j];
+      if (options.minimize_conditions) atoms = minimal_condition(conditioned[j], atoms, strict);
+      r.condition = fmt::format("{}", fmt::join(atoms, " and "));
+      r.comments.push_back(fmt::format(
+          "condition from the declared shapes after the final test with {} samples: without it: "
+          "{}",
+          options.final_samples, results[k].reason));
+    }
     std::set<std::string> failed;
     for (std::size_t k = 0; k < report.rules.size(); ++k) {
-      if (results[k].pass) continue;
+      if (results[k].pass || rescued.count(k)) continue;
       const WrittenRule& r = report.rules[k];
       report.rejected.push_back(
           {r.lhs + " => " + r.rhs, fmt::format("the final test with {} samples: {}",
@@ -554,8 +601,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
         report.rules.begin(), report.rules.end(),
         [](const WrittenRule& r) { return r.name.find("-merge-") != std::string::npos; }));
     report.verify_seconds += since(t0);
-    progress(fmt::format("final test with {} samples: {} rules dropped", options.final_samples,
-                         failed.size()));
+    progress(fmt::format("final test with {} samples: {} rules dropped, {} kept with a condition",
+                         options.final_samples, failed.size(), rescued.size()));
   }
 
   std::vector<std::string> header = {

@@ -143,6 +143,7 @@ TermPool::TermPool(const SynthesisVocabulary& vocabulary) : vocabulary_(vocabula
     GraphTerm t;
     t.variable = v;
     t.variables = std::uint64_t{1} << v;
+    t.parameter = vocabulary.variables[v].parameter;
     terms_.push_back(std::move(t));
   }
 }
@@ -154,6 +155,18 @@ Growth TermPool::grow(std::size_t ops, const std::vector<TermId>& usable, std::s
   std::vector<std::size_t> arities;
   for (const OperatorChoice& choice : vocabulary_.choices) arities.push_back(choice.arity);
   ArgumentCandidates candidates(terms_, usable, budget, std::move(arities));
+  const bool roles = vocabulary_.has_parameters();
+  std::vector<bool> parameter_args;
+  // Whether the vocabulary lets choice `c` apply to `args`.
+  auto allowed = [&](std::size_t c, const std::vector<TermId>& args) {
+    if (vocabulary_.distinct_arguments)
+      for (std::size_t i = 0; i < args.size(); ++i)
+        if (std::find(args.begin(), args.begin() + i, args[i]) != args.begin() + i) return false;
+    if (!roles) return true;
+    parameter_args.clear();
+    for (TermId a : args) parameter_args.push_back(terms_[a].parameter);
+    return roles_fit(vocabulary_.choices[c].op, parameter_args);
+  };
   // Visits every argument tuple that fits, in order: (choice, argument tuple) to `leaf`.
   std::vector<TermId> args;
   auto each = [&](auto&& leaf) {
@@ -162,7 +175,7 @@ Growth TermPool::grow(std::size_t ops, const std::vector<TermId>& usable, std::s
       // Depth-first over argument positions; `taken`: the operators of the arguments so far.
       auto extend = [&](auto&& self, const std::vector<TermId>& taken) -> void {
         if (args.size() == arity) {
-          if (taken.size() == budget) leaf(c, taken);
+          if (taken.size() == budget && allowed(c, args)) leaf(c, taken);
           return;
         }
         const std::size_t remaining = arity - args.size() - 1;
@@ -194,7 +207,11 @@ Growth TermPool::grow(std::size_t ops, const std::vector<TermId>& usable, std::s
     GraphTerm t;
     t.choice = c;
     t.args = args;
-    for (TermId a : args) t.variables |= terms_[a].variables;
+    t.parameter = true;
+    for (TermId a : args) {
+      t.variables |= terms_[a].variables;
+      t.parameter = t.parameter && terms_[a].parameter;
+    }
     const auto id = static_cast<TermId>(terms_.size());
     t.operators = taken;
     t.operators.push_back(id);  // larger than every earlier id: stays sorted
@@ -210,7 +227,11 @@ TermId TermPool::apply(std::size_t choice, const std::vector<TermId>& args) {
   GraphTerm t;
   t.choice = choice;
   t.args = args;
-  for (TermId a : args) t.variables |= terms_.at(a).variables;
+  t.parameter = true;
+  for (TermId a : args) {
+    t.variables |= terms_.at(a).variables;
+    t.parameter = t.parameter && terms_.at(a).parameter;
+  }
   t.operators = operators_of(terms_, args);
   const auto id = static_cast<TermId>(terms_.size());
   t.operators.push_back(id);  // larger than every earlier id: stays sorted

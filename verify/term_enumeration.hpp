@@ -29,6 +29,7 @@ struct GraphTerm {
   std::vector<TermId> args;
   std::vector<TermId> operators;  // the distinct operator subterms, itself included, sorted
   std::uint64_t variables = 0;    // bit v: variable v occurs
+  bool parameter = false;         // a parameter term (roles_fit in synthesis_vocabulary.hpp)
   std::size_t ops() const { return operators.size(); }
 };
 
@@ -49,7 +50,8 @@ class TermPool {
 
   // Adds the terms of exactly `ops` operators whose arguments are among `usable` (terms of
   // fewer operators, with every subterm of each among them too; the caller keeps those
-  // that are well-formed somewhere), in a fixed order (operator choice, then the arguments'
+  // that are well-formed somewhere), with the vocabulary's roles and distinct arguments where it
+  // asks for them, in a fixed order (operator choice, then the arguments'
   // positions in `usable`); returns their ids. When more than `limit` fit, `limit` of them,
   // evenly spaced in that order (a deterministic sample over every operator choice). Cost:
   // about twice the argument tuples that fit `ops` (an argument that shares operators with the

@@ -21,8 +21,8 @@ std::string options_text(const VerifyOptions& o) {
   return fmt::format(
       "rank {} assignments {} rlimits {}/{}/{} samples {} seed {} dim {} tol {}{}{}{}",
       o.shape.max_rank, o.shape.max_assignments, o.shape.rlimit, o.proof.rlimit, o.numeric.rlimit,
-      o.numeric.samples, o.numeric.seed, o.numeric.max_dim,
-      o.numeric.tolerance, o.numeric_only ? " numeric only" : "",
+      o.numeric.samples, o.numeric.seed, o.numeric.max_dim, o.numeric.tolerance,
+      o.numeric_only ? " numeric only" : "",
       o.skip_numeric_after_shape_failure ? " no numeric after a shape failure" : "",
       o.shape.notes ? "" : " no shape notes");
 }

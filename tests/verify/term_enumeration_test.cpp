@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -96,4 +97,51 @@ TEST_CASE("grow shares subterms; over its limit it keeps an evenly spaced sample
   CHECK(sampled == std::vector<std::string>{texts[2], texts[5], texts[7]});
   // An argument whose subterm is not among the usable ones is refused.
   CHECK_THROWS_AS(pool.grow(3, {0, twos.ids.back()}, 100), Error);
+}
+
+TEST_CASE("with parameters, grow keeps TASO's roles; distinct arguments drop repeats") {
+  auto vocabulary = make_vocabulary({"conv2d,ewadd,relu,enlarge"},
+                                    {"x:1,2,4,4", "w:2,2,3,3", "u:2,2,1,1"}, {}, {"w,u"});
+  CHECK(vocabulary.has_parameters());
+  CHECK_FALSE(vocabulary.variables[0].parameter);
+  CHECK(vocabulary.variables[1].parameter);
+  auto grown_texts = [&](std::size_t ops) {
+    TermPool pool(vocabulary);
+    std::vector<TermId> usable = {0, 1, 2};
+    std::set<std::string> texts;
+    for (std::size_t n = 1; n <= ops; ++n) {
+      const auto ids = pool.grow(n, usable, 1'000'000).ids;
+      usable.insert(usable.end(), ids.begin(), ids.end());
+      for (TermId id : ids) {
+        texts.insert(pool.text(id));
+        // A term is a parameter exactly when it is made of parameters only.
+        const GraphTerm& t = pool.term(id);
+        bool all = true;
+        for (TermId a : t.args) all = all && pool.term(a).parameter;
+        CHECK(t.parameter == all);
+      }
+    }
+    return texts;
+  };
+  const auto roles = grown_texts(2);
+  // A convolution convolves data with a parameter; enlarge pads a parameter to a parameter's size.
+  CHECK(roles.count("(conv2d 1 1 0 0 ?x ?w)"));
+  CHECK(roles.count("(conv2d 1 1 0 0 ?x (enlarge ?u ?w))"));
+  CHECK(roles.count("(conv2d 1 1 0 0 ?x (ewadd ?w ?w))"));
+  CHECK(roles.count("(conv2d 1 1 0 0 (relu ?x) ?u)"));
+  CHECK_FALSE(roles.count("(conv2d 1 1 0 0 ?w ?w)"));
+  CHECK_FALSE(roles.count("(conv2d 1 1 0 0 ?x ?x)"));
+  CHECK_FALSE(roles.count("(conv2d 1 1 0 0 ?x (relu ?x))"));
+  CHECK_FALSE(roles.count("(enlarge ?x ?w)"));
+  CHECK_FALSE(roles.count("(ewadd ?x ?w)"));
+  CHECK(roles.count("(ewadd ?x ?x)"));
+  vocabulary.distinct_arguments = true;
+  const auto distinct = grown_texts(2);
+  CHECK_FALSE(distinct.count("(ewadd ?x ?x)"));
+  CHECK_FALSE(distinct.count("(ewadd ?w ?w)"));
+  CHECK(distinct.count("(ewadd ?w ?u)"));
+  CHECK(distinct.count("(conv2d 1 1 0 0 ?x (enlarge ?u ?w))"));
+  CHECK(distinct.size() < roles.size());
+  CHECK_THROWS_WITH_AS(make_vocabulary({"relu"}, {"x:2"}, {}, {"w"}),
+                       doctest::Contains("--weights: 'w' is not a variable of --shapes"), Error);
 }
