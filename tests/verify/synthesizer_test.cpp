@@ -3,7 +3,8 @@
 // fresh numeric test, and a candidate that fingerprints equal only because the inputs were too
 // few and too narrow is rejected by the verifier with a counterexample; pairs of graphs give
 // two-output rules (TASO's `(relu ?x), (relu ?y)` merge) beyond the enumerated size; condition
-// minimisation keeps the atoms a rule needs; merge gives TASO's grouped-convolution law.
+// minimisation keeps the atoms a rule needs; merge gives TASO's grouped-convolution law; a rule
+// the final test refutes is kept under the condition it needs.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -202,4 +203,31 @@ TEST_CASE("synthesis vocabularies reject bad specifications with a message") {
   CHECK(v.instances.size() == 2);
   CHECK(v.shape(0, 1) == tensor::Shape{3, 2});
   CHECK(v.choices.size() == 1 + 1 + 2);  // relu; transpose [1, 0]; concat on axis 0 or 1
+}
+
+TEST_CASE("a rule the final test refutes gets the condition of the declared shapes it needs") {
+  // Kernel stacking (two convolutions of one input as one on stacked kernels) holds only for
+  // ungrouped convolutions: one sample per candidate misses the grouped shapes, the final test's
+  // 40 find them, and the rule is kept with TASO's condition (minimised from the declared shapes').
+  const auto vocabulary =
+      make_vocabulary({"conv2d,concat"}, {"x:b,c,h,h", "w:c,c,3,3", "v:c,c,3,3"},
+                      {"b=1,2", "c=2,3", "h=4,5"}, {"w,v"});
+  SynthesisOptions options = small_options();
+  options.max_ops = 1;
+  options.merges = false;
+  options.verify.numeric.samples = 1;
+  options.final_samples = 40;
+  options.minimize_conditions = true;
+  const SynthesisReport report = synthesize(vocabulary, {}, options);
+  INFO(report.text);
+  const auto found = std::find_if(report.rules.begin(), report.rules.end(), [](const auto& r) {
+    return r.lhs == "(concat 1 4 (conv2d 1 1 0 0 ?x ?y) (conv2d 1 1 0 0 ?x ?z))" &&
+           r.rhs == "(conv2d 1 1 0 0 ?x (concat 0 4 ?y ?z))";
+  });
+  REQUIRE(found != report.rules.end());
+  CHECK(found->condition == "dim(?x, 1) == dim(?y, 1)");
+  CHECK(std::any_of(found->comments.begin(), found->comments.end(), [](const std::string& c) {
+    return c.find("after the final test with 40 samples") != std::string::npos;
+  }));
+  CHECK(report.rejected.empty());
 }
