@@ -170,7 +170,7 @@ void add_synthesize(CLI::App& rules) {
       ->capture_default_str();
   command
       ->add_option("--weights", o->weights,
-                   "Variables that are parameters: convolved, never convolved with (TASO's roles)")
+                   "Variables that are parameters: kernels, never convolved as data (TASO's roles)")
       ->delimiter(',');
   command->add_flag("--distinct-args", o->distinct_args,
                     "An operator's tensor arguments are distinct terms (no ewadd of x with x)");

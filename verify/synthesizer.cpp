@@ -134,8 +134,15 @@ std::string vocabulary_text(const SynthesisVocabulary& v) {
       values.push_back(fmt::format("{}={}", symbol, value));
     instances.push_back(fmt::format("{}", fmt::join(values, " ")));
   }
-  return fmt::format("operators {}; variables {}; shape instances {}", fmt::join(ops, ", "),
-                     fmt::join(vars, " "), fmt::join(instances, " | "));
+  std::vector<std::string> parameters;
+  for (const auto& var : v.variables)
+    if (var.parameter) parameters.push_back(var.name);
+  return fmt::format("operators {}; variables {}; shape instances {}{}{}", fmt::join(ops, ", "),
+                     fmt::join(vars, " "), fmt::join(instances, " | "),
+                     parameters.empty() ? ""
+                                        : fmt::format("; parameters {} (TASO's roles)",
+                                                      fmt::join(parameters, ", ")),
+                     v.distinct_arguments ? "; distinct arguments" : "");
 }
 
 // The candidates from pairs of one-operator graphs of one operator choice (pair_terms.hpp):

@@ -230,4 +230,6 @@ TEST_CASE("a rule the final test refutes gets the condition of the declared shap
     return c.find("after the final test with 40 samples") != std::string::npos;
   }));
   CHECK(report.rejected.empty());
+  // The file says which variables were parameters.
+  CHECK(report.text.find("; parameters w, v (TASO's roles)") != std::string::npos);
 }
