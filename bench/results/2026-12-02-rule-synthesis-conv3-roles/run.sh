@@ -4,7 +4,8 @@
 # --distinct-args too, and with the declared shapes' conditions unminimised; cold, timed with
 # /usr/bin/time -v; the coverage of TASO's 139 rules by each file and by every
 # committed synthesized file with the new one; `optimize --check` of the nine models and the
-# speedup grid (bench/configs/rule-synthesis-conv3-roles.json). Run from the repository root with
+# speedup grid (bench/configs/rule-synthesis-conv3-roles.json); then one run over all of TASO's
+# generator's operators and its coverage. Run from the repository root with
 # the built mctsat on PATH, nothing else running; writes into OUT (default
 # ./rule-synthesis-conv3-roles-out) and copies the rule files here.
 set -eu
@@ -60,3 +61,12 @@ done > "$OUT/check.txt"
 mctsat bench bench/configs/rule-synthesis-conv3-roles.json --out "$OUT/study" --jobs 2
 mctsat bench report "$OUT/study" --no-plots
 cp "$OUT/study/runs.jsonl" "$OUT/study/report.md" "$HERE/"
+# All of TASO's generator's operators in one run (matrices p, q, r beside the conv vocabulary),
+# with TASO's roles and distinct arguments, and the coverage of TASO's rules by that file alone.
+ALL="--ops matmul,conv2d,ewadd,ewmul,relu,transpose,concat,enlarge,poolavg,poolmax --max-ops 3
+  --shapes x:b,c,h,h y:b,c,h,h w:c,c,3,3 v:c,c,3,3 u:c,c,1,1 p:n,n q:n,n r:n,n
+  --dims b=1,2 c=2,3 h=4,5 n=2,3 --weights w,v,u --distinct-args --max-terms 10000000
+  --minimize-conditions --final-samples 80 --jobs 2"
+timed taso-3 mctsat rules synthesize $ALL --ruleset synthesized-taso-3 -o "$HERE/rules/taso-3.rules" \
+  > "$OUT/taso-3.out"
+mctsat rules derivable rules/taso --from "$HERE/rules/taso-3.rules" --json > "$OUT/coverage-taso3.json"
