@@ -14,6 +14,7 @@
 #include "dsl/rule_library.hpp"
 #include "dsl/taso_equation_import.hpp"
 #include "dsl/tensat_import.hpp"
+#include "support/allocator_reuse.hpp"
 #include "support/files.hpp"
 #include "verify/equation.hpp"
 #include "verify/rule_derivation.hpp"
@@ -220,6 +221,7 @@ void add_synthesize(CLI::App& rules) {
       ->capture_default_str();
   command->add_flag("--json", o->json, "Print JSON");
   command->callback([o] {
+    keep_freed_memory_for_reuse();  // a Z3 context per numeric sample
     auto vocabulary = verify::make_vocabulary(o->ops, o->shapes, o->dims, o->weights);
     vocabulary.distinct_arguments = o->distinct_args;
     std::vector<dsl::CheckedRule> existing;

@@ -15,6 +15,7 @@
 #include "cli/number_checks.hpp"
 #include "cli/rule_library_location.hpp"
 #include "dsl/rule_library.hpp"
+#include "support/allocator_reuse.hpp"
 #include "support/error.hpp"
 #include "verify/verifier.hpp"
 #include "verify/verify_cache.hpp"
@@ -227,7 +228,10 @@ void add_verify_command(CLI::App& app) {
   command->add_option("--axioms", o->axioms,
                       "Axioms file the proofs use (default: the shipped rules/axioms.rules, when "
                       "the files given declare no axioms)");
-  command->callback([o] { run(*o); });
+  command->callback([o] {
+    keep_freed_memory_for_reuse();  // a Z3 context per numeric sample
+    run(*o);
+  });
 }
 
 }  // namespace mctsat::cli
