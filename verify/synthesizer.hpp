@@ -12,7 +12,9 @@
 // Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified the same way;
 // a merge that fails refutes (and removes) its concat rule. Optionally, a final
 // numeric test with more samples drops what it refutes (numeric only: the rules passed the shape
-// check as written). Verdicts can be kept on disk (verify.cache_dir) for a larger run to reuse.
+// check as written); a refuted rule written without a condition (and without a merge rule) is
+// first tested under the declared shapes' conditions, weakest first, and kept with the first
+// that passes. Verdicts can be kept on disk (verify.cache_dir) for a larger run to reuse.
 // Only verified rules are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread

@@ -25,6 +25,16 @@ std::vector<TermId> operators_of(const std::vector<GraphTerm>& terms,
   return all;
 }
 
+// What a term applying an operator to `args` inherits from them: the variables that occur, and
+// whether it is a parameter term (all its arguments are).
+void inherit(const std::vector<GraphTerm>& terms, GraphTerm& t) {
+  t.parameter = true;
+  for (TermId a : t.args) {
+    t.variables |= terms.at(a).variables;
+    t.parameter = t.parameter && terms.at(a).parameter;
+  }
+}
+
 dsl::Term attribute_term(const tensor::Attr& attr) {
   dsl::Term t;
   if (const auto* i = std::get_if<std::int64_t>(&attr)) {
@@ -207,11 +217,7 @@ Growth TermPool::grow(std::size_t ops, const std::vector<TermId>& usable, std::s
     GraphTerm t;
     t.choice = c;
     t.args = args;
-    t.parameter = true;
-    for (TermId a : args) {
-      t.variables |= terms_[a].variables;
-      t.parameter = t.parameter && terms_[a].parameter;
-    }
+    inherit(terms_, t);
     const auto id = static_cast<TermId>(terms_.size());
     t.operators = taken;
     t.operators.push_back(id);  // larger than every earlier id: stays sorted
@@ -227,11 +233,7 @@ TermId TermPool::apply(std::size_t choice, const std::vector<TermId>& args) {
   GraphTerm t;
   t.choice = choice;
   t.args = args;
-  t.parameter = true;
-  for (TermId a : args) {
-    t.variables |= terms_.at(a).variables;
-    t.parameter = t.parameter && terms_.at(a).parameter;
-  }
+  inherit(terms_, t);
   t.operators = operators_of(terms_, args);
   const auto id = static_cast<TermId>(terms_.size());
   t.operators.push_back(id);  // larger than every earlier id: stays sorted
