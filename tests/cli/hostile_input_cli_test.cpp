@@ -178,7 +178,8 @@ TEST_CASE("--seconds and --ilp-seconds hold on graphs of thousands of operators"
   CHECK(report["taso"]["stop_reason"] == "time limit");
 
   // CBC's presolve of a chain of 50,000 classes does not look at its time limit (90 s for a limit
-  // of 1 s): the solver is stopped, the warm start kept and the detail says so.
+  // of 1 s): the solver is stopped, or on a slower machine never started because building the
+  // model took the whole second; either way the warm start is kept and the detail says so.
   const std::string egraph = scratch.file("chain-egraph.json");
   {
     std::ofstream out(egraph);
@@ -191,7 +192,7 @@ TEST_CASE("--seconds and --ilp-seconds hold on graphs of thousands of operators"
   const nlohmann::json ilp =
       run_json("extract " + egraph + " --extractor ilp --ilp-seconds 1 --json")["results"][0];
   CAPTURE(ilp.dump());
-  CHECK(contains(ilp["detail"].get<std::string>(), "did not return within the time limit"));
+  CHECK(contains(ilp["detail"].get<std::string>(), "is kept"));
   CHECK(ilp["dag_cost"] == 50000);
 }
 
