@@ -27,6 +27,7 @@
 #include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "search/optimizer.hpp"
+#include "search/strategies.hpp"
 #include "support/files.hpp"
 #include "tensor/graph_stats.hpp"
 #include "verify/verifier.hpp"
@@ -54,30 +55,27 @@ struct OptimizeCliOptions {
 void print_optimize_report(const search::OptimizeReport& report) {
   const search::OptimizeResult& r = report.result;
   const search::OptimizeOptions& o = report.options;
-  const bool planner =
-      o.strategy == search::StrategyKind::kMcts || o.strategy == search::StrategyKind::kGreedy;
+  const search::StrategyTraits& strategy = r.strategy;
   const std::string extractors =
-      planner
+      strategy.uses_reward
           ? fmt::format("reward extract {}, final {}", name_of(extract::kExtractorNames, o.extract),
                         name_of(extract::kExtractorNames, o.final_extract))
           : fmt::format("final extract {}", name_of(extract::kExtractorNames, o.final_extract));
   std::cout << fmt::format("model {} ({} operators), strategy {} ({}), {}\n", report.model,
-                           report.operators, name_of(search::kStrategyNames, o.strategy),
-                           extractors, report.cost_model);
+                           report.operators, strategy.name, extractors, report.cost_model);
   std::cout << fmt::format("  original cost   {:10.4f} ms\n", r.original_cost);
   std::cout << fmt::format("  optimized cost  {:10.4f} ms   speedup {:+.2f}%{}\n", r.optimized_cost,
                            r.speedup_percent(),
                            r.kept_original ? " (nothing cheaper found: input kept)" : "");
   std::cout << fmt::format("  time            exploration {:.3f} s, extraction {:.3f} s\n",
                            r.exploration_seconds, r.extraction_seconds);
-  const std::string_view unit = search::iteration_name(o.strategy);
-  if (o.strategy == search::StrategyKind::kTaso)
-    std::cout << fmt::format(
-        "  search          {} graphs explored, stop: {}; best graph {} nodes\n", r.iterations,
-        name_of(search::kStopReasonNames, r.stop), r.nodes);
+  if (!strategy.builds_egraph)
+    std::cout << fmt::format("  search          {} {}s explored, stop: {}; best graph {} nodes\n",
+                             r.iterations, strategy.iteration,
+                             name_of(search::kStopReasonNames, r.stop), r.nodes);
   else
     std::cout << fmt::format("  e-graph         {} nodes, {} classes, {} {}s, stop: {}\n", r.nodes,
-                             r.classes, r.iterations, unit,
+                             r.classes, r.iterations, strategy.iteration,
                              name_of(search::kStopReasonNames, r.stop));
   std::string rules;
   for (const auto& [name, count] : r.rules_used)
@@ -148,7 +146,9 @@ void add_optimize_command(CLI::App& app) {
   command->add_option("--report", options->report_path, "Write the report as JSON to this file");
   command->add_option("--export-egraph", options->export_egraph,
                       "Write the e-graph the final extractor sees as egraph-serialize JSON, each "
-                      "e-node priced by the cost model (eqsat, mcts, greedy)");
+                      "e-node priced by the cost model (" +
+                          search::strategy_names_where(&search::StrategyTraits::builds_egraph) +
+                          ")");
   command->add_flag("--check", options->check,
                     "Check numerically that the optimized graph computes the same outputs");
   command
@@ -192,10 +192,12 @@ void add_optimize_command(CLI::App& app) {
       ->capture_default_str();
   command->callback([options] {
     OptimizeCliOptions& o = *options;
-    if (!o.export_egraph.empty() && o.search.strategy == search::StrategyKind::kTaso)
-      throw Error(
-          "--export-egraph: strategy taso searches concrete graphs and builds no e-graph to "
-          "export (use eqsat, mcts or greedy)");
+    const search::StrategyTraits& strategy = search::strategy_traits(o.search.strategy);
+    if (!o.export_egraph.empty() && !strategy.builds_egraph)
+      throw Error(fmt::format(
+          "--export-egraph: strategy {} searches concrete graphs and builds no e-graph to export "
+          "(use {})",
+          strategy.name, search::strategy_names_where(&search::StrategyTraits::builds_egraph)));
     // Every output is checked before the search and written, as a set, only after every check.
     std::vector<std::pair<std::string, std::string>> output_paths;
     if (!o.output.empty()) output_paths.emplace_back("-o", o.output);
@@ -219,9 +221,8 @@ void add_optimize_command(CLI::App& app) {
     search::OptimizeReport report;
     std::optional<egraph::SerializedEGraph> exported;  // --export-egraph, written after success
     {
-      const std::string_view strategy = name_of(search::kStrategyNames, o.search.strategy);
-      ProgressLine progress(!o.quiet && !o.json, std::string(strategy),
-                            std::string(search::iteration_name(o.search.strategy)),
+      ProgressLine progress(!o.quiet && !o.json, std::string(strategy.name),
+                            std::string(strategy.iteration),
                             std::chrono::milliseconds(std::llround(o.progress_interval * 1000)));
       o.search.progress = progress.callback();
       if (!o.export_egraph.empty())

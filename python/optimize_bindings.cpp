@@ -30,6 +30,7 @@
 #include "search/optimize_report.hpp"
 #include "search/optimizer.hpp"
 #include "search/option_registry.hpp"
+#include "search/strategies.hpp"
 #include "support/error.hpp"
 #include "tensor/graph_stats.hpp"
 #include "verify/verifier.hpp"
@@ -168,12 +169,15 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
                                              : strings_from(rule_paths);
   const dsl::RuleSelection selection{strings_from(rulesets), strings_from(tags),
                                      strings_from(exclude_tags), strings_from(rule_names)};
-  if (export_egraph && options.strategy == search::StrategyKind::kTaso)
-    throw Error(
-        "export_egraph: strategy taso searches concrete graphs and builds no e-graph to export "
-        "(use eqsat, mcts or greedy)");
-  if ((!on_step.is_none() || !reward.is_none()) && options.strategy != search::StrategyKind::kMcts)
-    throw Error("on_step and reward: only strategy mcts has planning steps and rewards");
+  const search::StrategyTraits& strategy = search::strategy_traits(options.strategy);
+  if (export_egraph && !strategy.builds_egraph)
+    throw Error(fmt::format(
+        "export_egraph: strategy {} searches concrete graphs and builds no e-graph to export "
+        "(use {})",
+        strategy.name, search::strategy_names_where(&search::StrategyTraits::builds_egraph)));
+  if ((!on_step.is_none() || !reward.is_none()) && !strategy.step_hooks)
+    throw Error(fmt::format("on_step and reward: only strategy {} has planning steps and rewards",
+                            search::strategy_names_where(&search::StrategyTraits::step_hooks)));
   const CostModelHandle cost = cost_model_from(cost_model, device, cost_table, cost_fallback);
 
   CallbackErrors errors;

@@ -5,10 +5,13 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "dsl/lowering.hpp"
-#include "search/mcts.hpp"
 #include "search/progress.hpp"
+#include "search/search_limits.hpp"
+#include "search/state_cost.hpp"
+#include "search/stop_reason.hpp"
 #include "tensor/egraph_conversion.hpp"
 
 namespace mctsat::search {

@@ -48,6 +48,7 @@
 #include "dsl/lowering.hpp"
 #include "search/progress.hpp"
 #include "search/search_limits.hpp"
+#include "search/state_cost.hpp"
 #include "search/stop_reason.hpp"
 #include "support/enum_names.hpp"
 #include "tensor/egraph_conversion.hpp"
@@ -103,10 +104,6 @@ struct MctsOptions {
   RewardFunction reward;      // empty: max(parent_cost - cost, 0)
   StepHook on_step;           // empty: none
 };
-
-// The cost the reward extractor assigns to a state (lower is better). Called concurrently when
-// `threads` > 1.
-using StateCost = std::function<double(const tensor::TensorEGraph&)>;
 
 struct MctsStep {
   std::size_t rule = 0;         // the committed action

@@ -10,6 +10,7 @@
 #include "search/eqsat.hpp"
 #include "search/greedy.hpp"
 #include "search/mcts.hpp"
+#include "search/mcts_with_taso.hpp"
 #include "search/progress.hpp"
 #include "search/search_limits.hpp"
 #include "search/strategy.hpp"
@@ -18,17 +19,6 @@
 #include "tensor/egraph_conversion.hpp"
 
 namespace mctsat::search {
-
-// mcts: whether the tree search also runs TASO's backtracking search (taso options, at most half
-// the time budget) and adds TASO's best graph to an e-graph, merged with the input graph at the
-// roots: kNone does not run it; kSeed runs it first and adds its graph to the initial e-graph (the
-// tree search starts from it; TASO's time counts against the budget); kFinal adds it to the
-// e-graph the tree search ends with, before the final extraction, and runs it beside the tree
-// search (on one thread: before it), each with half the memory limit. With either, the result is
-// never worse than TASO's graph (the optimizer keeps it when the final extraction is not cheaper).
-enum class TasoGraph { kNone, kSeed, kFinal };
-inline constexpr EnumNames<TasoGraph, 3> kTasoGraphNames{
-    {{TasoGraph::kNone, "none"}, {TasoGraph::kSeed, "seed"}, {TasoGraph::kFinal, "final"}}};
 
 struct OptimizeOptions {
   StrategyKind strategy = StrategyKind::kMcts;
@@ -41,7 +31,7 @@ struct OptimizeOptions {
   EqsatOptions eqsat;
   MctsOptions mcts;  // greedy reads its node and step limits
   TasoOptions taso;
-  TasoGraph taso_graph = TasoGraph::kFinal;  // mcts
+  TasoGraph taso_graph = TasoGraph::kFinal;  // mcts: where TASO's pass joins (mcts_with_taso.hpp)
   // mcts with a taso graph: the patience of its TASO pass (TasoOptions::patience; 0: none). The
   // taso strategy itself runs without patience, as TASO does.
   std::size_t taso_patience = 100;

@@ -24,6 +24,12 @@ double since(Clock::time_point start) {
 
 OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
                         const tensor::CostModel& model, const OptimizeOptions& options) {
+  return optimize(graph, rules, model, options, *make_strategy(options));
+}
+
+OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
+                        const tensor::CostModel& model, const OptimizeOptions& options,
+                        const Strategy& strategy) {
   // Without --memory-limit the search's e-graphs may take half of what this process may allocate
   // (the machine's memory or a lower address-space limit): a search that would exhaust it stops
   // with "memory limit" instead of meeting the OOM killer. The dag extractor's class sets, which
@@ -38,9 +44,9 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
   extractor_options.solver_memory_bytes = limits.memory_bytes;
   const auto final_extractor = extract::make_extractor(options.final_extract, extractor_options);
   const auto reward_extractor = extract::make_extractor(options.extract, extractor_options);
-  const auto strategy = make_strategy(options);
 
   OptimizeResult result;
+  result.strategy = strategy.traits();
   result.original_cost = tensor::graph_cost(graph, model);
   const auto start = Clock::now();
   // An ILP reward must not outlast the search budget (mcts checks its deadline between
@@ -55,13 +61,12 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
     return extract::make_extractor(extract::ExtractorKind::kIlp, capped)->extract(problem).dag_cost;
   };
   const SearchContext context{rules, model, reward, limits, options.progress};
-  StrategyResult run = strategy->run(graph, context);
+  StrategyResult run = strategy.run(graph, context);
   result.exploration_seconds = since(start);
   result.stop = run.stop;
   result.iterations = run.iterations;
   result.rules_used = std::move(run.rules_used);
-  result.mcts = std::move(run.mcts);
-  result.taso = std::move(run.taso);
+  result.record = std::move(run.record);
   const tensor::TensorEGraph& state = run.state;
   result.nodes = state.egraph.num_nodes();
   result.classes = state.egraph.num_classes();

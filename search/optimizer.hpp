@@ -1,13 +1,16 @@
 // The optimizer: a graph in, the cheapest equivalent graph found out. It runs the chosen strategy
 // (strategy.hpp) to grow an e-graph, extracts with the final extractor, and builds the optimized
-// graph. One code path for every strategy, so that they compare under the same rules, cost model
-// and extraction.
+// graph; the result is never costlier than the input (nor than the strategy's fallback graph).
+// One code path for every strategy, so that they compare under the same rules, cost model and
+// extraction.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "dsl/lowering.hpp"
 #include "extract/extractor.hpp"
@@ -25,21 +28,28 @@ struct OptimizeResult {
   double exploration_seconds = 0;
   double extraction_seconds = 0;
   std::size_t nodes = 0, classes = 0;  // the final e-graph's size
-  std::size_t iterations = 0;          // eqsat iterations, mcts/greedy steps, taso graphs
+  StrategyTraits strategy;             // the strategy that ran
+  std::size_t iterations = 0;          // in the strategy's unit (strategy.iteration)
   StopReason stop = StopReason::kStopped;
   std::vector<std::pair<std::string, std::size_t>> rules_used;  // rule -> times it changed things
   extract::Result extraction;                                   // the final extraction
-  bool kept_original = false;      // the extraction was no cheaper than the input graph
-  bool kept_fallback = false;      // it was no cheaper than the strategy's fallback graph
-  std::optional<MctsResult> mcts;  // mcts only: the search's record (state moved out)
-  std::optional<TasoResult> taso;  // taso, mcts with a taso graph: TASO's record (graph moved out)
+  bool kept_original = false;  // the extraction was no cheaper than the input graph
+  bool kept_fallback = false;  // it was no cheaper than the strategy's fallback graph
+  nlohmann::json record = nlohmann::json::object();  // the strategy's (StrategyResult::record)
 
   double speedup_percent() const {
     return optimized_cost > 0 ? 100.0 * (original_cost / optimized_cost - 1.0) : 0.0;
   }
 };
 
+// Runs the strategy options.strategy names (strategies.hpp).
 OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
                         const tensor::CostModel& model, const OptimizeOptions& options);
+
+// Runs `strategy` (options.strategy and the strategies' own options are not read; the extractors,
+// limits and hooks are).
+OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
+                        const tensor::CostModel& model, const OptimizeOptions& options,
+                        const Strategy& strategy);
 
 }  // namespace mctsat::search

@@ -13,6 +13,7 @@
 #include "extract/extractor.hpp"
 #include "frontend/zoo.hpp"
 #include "search/option_registry.hpp"
+#include "search/strategies.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "support/json_text.hpp"
@@ -457,7 +458,7 @@ Study parse_study(const std::string& text, const std::string& path,
   double grid_runs = 0;
   for (const auto& variants : expanded)
     for (const ConfigVariant& variant : variants)
-      grid_runs += variant.options.strategy == search::StrategyKind::kMcts
+      grid_runs += search::strategy_traits(variant.options.strategy).seeded
                        ? static_cast<double>(seeds.size())
                        : 1.0;
   grid_runs *= static_cast<double>(study.models.size() * study.rules.size() * study.costs.size());
@@ -466,15 +467,16 @@ Study parse_study(const std::string& text, const std::string& path,
                            "the study",
                            grid_runs, kMaxGridRuns));
 
-  // Grid order: model, rule set, configuration (and its sweep), cost model, seed. Deterministic
-  // strategies (eqsat, greedy) ignore the seed and run with the first one only.
+  // Grid order: model, rule set, configuration (and its sweep), cost model, seed. Strategies
+  // whose result does not depend on the seed (StrategyTraits::seeded) run with the first one only.
   for (std::size_t m = 0; m < study.models.size(); ++m)
     for (std::size_t s = 0; s < study.rules.size(); ++s)
       for (std::size_t c = 0; c < expanded.size(); ++c)
         for (const ConfigVariant& variant : expanded[c])
           for (std::size_t k = 0; k < study.costs.size(); ++k)
             for (std::uint64_t seed : seeds) {
-              if (variant.options.strategy != search::StrategyKind::kMcts && seed != seeds.front())
+              if (!search::strategy_traits(variant.options.strategy).seeded &&
+                  seed != seeds.front())
                 continue;
               RunSpec run;
               run.index = study.runs.size();

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "search/strategies.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
 
@@ -110,13 +111,17 @@ Plot bars(const Summary& s, const std::string& name, const std::string& ylabel, 
 }
 
 // Mean commits per run of each rule, per model (or model and variant), for the strategies that
-// commit rules (mcts, greedy); eqsat's application counts if there is nothing else.
+// commit rules (StrategyTraits::commits_rules); saturation's application counts if there is
+// nothing else.
 Plot rule_heat_map(const Summary& s, bool& empty) {
   Plot p;
   p.name = "rules";
+  // Records without a strategy count as committing.
+  const auto commits = [](const Variant& v) {
+    return !v.strategy || search::strategy_traits(*v.strategy).commits_rules;
+  };
   bool committing = false;
-  for (const Variant& v : s.variants)
-    committing = committing || v.strategy != search::StrategyKind::kEqsat;
+  for (const Variant& v : s.variants) committing = committing || commits(v);
   std::set<std::string> rules;
   struct Row {
     std::string label;
@@ -124,11 +129,10 @@ Plot rule_heat_map(const Summary& s, bool& empty) {
   };
   std::vector<Row> rows;
   std::size_t used_variants = 0;
-  for (const Variant& v : s.variants)
-    used_variants += (v.strategy != search::StrategyKind::kEqsat) == committing;
+  for (const Variant& v : s.variants) used_variants += commits(v) == committing;
   for (std::size_t m = 0; m < s.models.size(); ++m)
     for (std::size_t v = 0; v < s.variants.size(); ++v) {
-      if ((s.variants[v].strategy != search::StrategyKind::kEqsat) != committing) continue;
+      if (commits(s.variants[v]) != committing) continue;
       const Cell* c = cell_at(s, m, v);
       if (c == nullptr) continue;
       Row row{used_variants > 1 ? s.models[m] + " / " + s.variants[v].label : s.models[m],

@@ -7,6 +7,7 @@
 #include "tensor/device_profile.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
+#include "tests/search/strategy_records.hpp"
 
 using namespace mctsat;
 
@@ -38,18 +39,18 @@ TEST_CASE("the step hook sees each committed step and can stop the search") {
     return true;
   };
   const search::OptimizeResult all = search::optimize(graph, rules, model, options);
-  REQUIRE(all.mcts->steps.size() >= 2);
-  REQUIRE(seen.size() == all.mcts->steps.size());
+  REQUIRE(strategy_records::mcts_steps(all).size() >= 2);
+  REQUIRE(seen.size() == strategy_records::mcts_steps(all).size());
   for (std::size_t i = 0; i < seen.size(); ++i) {
     CHECK(seen[i].first == i + 1);
-    CHECK(seen[i].second == all.mcts->steps[i].rule);
+    CHECK(seen[i].second == strategy_records::mcts_steps(all)[i].rule);
   }
 
   options.mcts.on_step = [](const search::MctsStep&, std::size_t number) { return number < 1; };
   const search::OptimizeResult stopped = search::optimize(graph, rules, model, options);
-  CHECK(stopped.mcts->steps.size() == 1);
+  CHECK(strategy_records::mcts_steps(stopped).size() == 1);
   CHECK(stopped.stop == search::StopReason::kStopped);
-  CHECK(stopped.mcts->steps[0].rule == all.mcts->steps[0].rule);
+  CHECK(strategy_records::mcts_steps(stopped)[0].rule == strategy_records::mcts_steps(all)[0].rule);
 }
 
 TEST_CASE("the reward function replaces the default reward") {
@@ -61,20 +62,22 @@ TEST_CASE("the reward function replaces the default reward") {
 
   const search::OptimizeResult default_reward =
       search::optimize(graph, rules, model, small_search());
-  REQUIRE_FALSE(default_reward.mcts->steps.empty());
+  REQUIRE_FALSE(strategy_records::mcts_steps(default_reward).empty());
 
   search::OptimizeOptions options = small_search();
   options.mcts.reward = [](double parent_cost, double cost) {
     return 3 * std::max(parent_cost - cost, 0.0);
   };
   const search::OptimizeResult tripled = search::optimize(graph, rules, model, options);
-  REQUIRE(tripled.mcts->steps.size() == default_reward.mcts->steps.size());
-  CHECK(tripled.mcts->steps[0].rule == default_reward.mcts->steps[0].rule);
-  CHECK(tripled.mcts->steps[0].mean_value ==
-        doctest::Approx(3 * default_reward.mcts->steps[0].mean_value));
+  REQUIRE(strategy_records::mcts_steps(tripled).size() ==
+          strategy_records::mcts_steps(default_reward).size());
+  CHECK(strategy_records::mcts_steps(tripled)[0].rule ==
+        strategy_records::mcts_steps(default_reward)[0].rule);
+  CHECK(strategy_records::mcts_steps(tripled)[0].mean_value ==
+        doctest::Approx(3 * strategy_records::mcts_steps(default_reward)[0].mean_value));
 
   options.mcts.reward = [](double, double) { return 0.0; };  // nothing ever pays
   const search::OptimizeResult nothing = search::optimize(graph, rules, model, options);
-  CHECK(nothing.mcts->steps.empty());
+  CHECK(strategy_records::mcts_steps(nothing).empty());
   CHECK(nothing.stop == search::StopReason::kNoImprovement);
 }

@@ -16,6 +16,7 @@
 #include "tensor/interpreter.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
+#include "tests/search/strategy_records.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -88,7 +89,7 @@ TEST_CASE("mcts is deterministic for a seed") {
     options.mcts.seed = seed;
     const auto result = search::optimize(graph, set, model, options);
     std::vector<std::size_t> actions;
-    for (const auto& step : result.mcts->steps) actions.push_back(step.rule);
+    for (const auto& step : strategy_records::mcts_steps(result)) actions.push_back(step.rule);
     return std::make_pair(actions, result.optimized_cost);
   };
   const auto first = committed(11), second = committed(11);
@@ -106,7 +107,7 @@ TEST_CASE("mcts prunes actions that change nothing and reports why it stopped") 
     return search::optimize(graph, set, model, options);
   };
   const auto normal = run([](search::OptimizeOptions&) {});
-  for (const auto& step : normal.mcts->steps)
+  for (const auto& step : strategy_records::mcts_steps(normal))
     CHECK(set.rule(step.rule).name != "never");  // no conv2d: pruned
   CHECK((normal.stop == search::StopReason::kNoImprovement ||
          normal.stop == search::StopReason::kSaturated));
@@ -129,13 +130,13 @@ TEST_CASE("mcts keeps committing actions that gain nothing when asked, as the pa
   search::OptimizeOptions options = base_options("mcts");
   const auto stopping = search::optimize(graph, set, model, options);
   CHECK(stopping.stop == search::StopReason::kNoImprovement);
-  CHECK(stopping.mcts->steps.empty());
+  CHECK(strategy_records::mcts_steps(stopping).empty());
   options.mcts.stop_without_gain = false;
   const auto continuing = search::optimize(graph, set, model, options);
   CHECK(continuing.stop == search::StopReason::kSaturated);
-  REQUIRE_FALSE(continuing.mcts->steps.empty());
-  CHECK(set.rule(continuing.mcts->steps.front().rule).name == "unfuse-relu");
-  CHECK(continuing.mcts->steps.front().mean_value == 0);
+  REQUIRE_FALSE(strategy_records::mcts_steps(continuing).empty());
+  CHECK(set.rule(strategy_records::mcts_steps(continuing).front().rule).name == "unfuse-relu");
+  CHECK(strategy_records::mcts_steps(continuing).front().mean_value == 0);
   CHECK(continuing.optimized_cost == doctest::Approx(stopping.optimized_cost));
 }
 
@@ -171,7 +172,7 @@ rule transpose-twice: (ewadd ?a ?b) => (ewadd (transpose (transpose ?a [1, 0]) [
     options.mcts.seed = seed;
     const auto result = search::optimize(graph, set, model, options);
     std::vector<std::string> names;
-    for (const auto& step : result.mcts->steps) {
+    for (const auto& step : strategy_records::mcts_steps(result)) {
       CHECK(step.mean_value == 0);
       names.push_back(set.rule(step.rule).name);
     }

@@ -3,6 +3,8 @@
 // and the same seed with the same thread count gives the same committed actions (on TASO's rules).
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "dsl/rule_library.hpp"
 #include "search/optimizer.hpp"
 #include "tensor/device_profile.hpp"
@@ -45,16 +47,18 @@ Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
   options.taso_graph = search::TasoGraph::kNone;  // the tree search alone
   const search::OptimizeResult result = search::optimize(projections(), rules, model, options);
   Run r;
-  for (const auto& step : result.mcts->steps) {
-    r.rules.push_back(step.rule);
-    r.costs.push_back(step.cost);
+  const nlohmann::json& mcts = result.record.at("mcts");
+  for (const auto& step : mcts["steps"]) {
+    r.rules.push_back(step["rule"].get<std::size_t>());
+    r.costs.push_back(step["cost_ms"].get<double>());
   }
-  r.simulations = result.mcts->simulations;
+  r.simulations = mcts["simulations"].get<std::size_t>();
   r.original_cost = result.original_cost;
   r.optimized_cost = result.optimized_cost;
-  r.simulation_seconds = result.mcts->simulation_cpu_seconds;
-  r.critical_seconds = result.mcts->critical_cpu_seconds;
-  r.scheduled_seconds = result.mcts->scheduled_cpu_seconds;
+  r.simulation_seconds = mcts["simulation_cpu_seconds"].get<double>();
+  r.critical_seconds = mcts["critical_cpu_seconds"].get<double>();
+  for (const auto& [threads, seconds] : mcts["scheduled_cpu_seconds"].items())
+    r.scheduled_seconds.emplace_back(std::stoul(threads), seconds.get<double>());
   return r;
 }
 

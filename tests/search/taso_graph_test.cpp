@@ -18,6 +18,7 @@
 #include "tensor/graph_stats.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
+#include "tests/search/strategy_records.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -101,11 +102,13 @@ TEST_CASE("the default search is deterministic for a seed") {
   const search::OptimizeResult first = search::optimize(graph, taso_rules(), model, options);
   const search::OptimizeResult second = search::optimize(graph, taso_rules(), model, options);
   CHECK(first.optimized_cost == second.optimized_cost);
-  CHECK(first.taso->explored == 20);
-  REQUIRE(first.mcts->steps.size() == second.mcts->steps.size());
-  CHECK_FALSE(first.mcts->steps.empty());
-  for (std::size_t i = 0; i < first.mcts->steps.size(); ++i)
-    CHECK(first.mcts->steps[i].rule == second.mcts->steps[i].rule);
+  CHECK(strategy_records::taso(first).at("explored").get<std::size_t>() == 20);
+  REQUIRE(strategy_records::mcts_steps(first).size() ==
+          strategy_records::mcts_steps(second).size());
+  CHECK_FALSE(strategy_records::mcts_steps(first).empty());
+  for (std::size_t i = 0; i < strategy_records::mcts_steps(first).size(); ++i)
+    CHECK(strategy_records::mcts_steps(first)[i].rule ==
+          strategy_records::mcts_steps(second)[i].rule);
 }
 
 TEST_CASE("on two threads the taso pass runs beside the tree search, with one thread's result") {
@@ -120,12 +123,14 @@ TEST_CASE("on two threads the taso pass runs beside the tree search, with one th
   options.limits.threads = 2;
   const search::OptimizeResult two = search::optimize(graph, taso_rules(), model, options);
   CHECK(two.optimized_cost == one.optimized_cost);
-  REQUIRE(two.taso);
-  CHECK(two.taso->explored == one.taso->explored);
-  CHECK(two.taso->cost == one.taso->cost);
-  REQUIRE(two.mcts->steps.size() == one.mcts->steps.size());
-  for (std::size_t i = 0; i < one.mcts->steps.size(); ++i)
-    CHECK(two.mcts->steps[i].rule == one.mcts->steps[i].rule);
+  REQUIRE(two.record.contains("taso"));
+  CHECK(strategy_records::taso(two).at("explored").get<std::size_t>() ==
+        strategy_records::taso(one).at("explored").get<std::size_t>());
+  CHECK(strategy_records::taso(two).at("cost_ms").get<double>() ==
+        strategy_records::taso(one).at("cost_ms").get<double>());
+  REQUIRE(strategy_records::mcts_steps(two).size() == strategy_records::mcts_steps(one).size());
+  for (std::size_t i = 0; i < strategy_records::mcts_steps(one).size(); ++i)
+    CHECK(strategy_records::mcts_steps(two)[i].rule == strategy_records::mcts_steps(one)[i].rule);
   CHECK(search_graphs::max_difference(graph, two.graph, 3) < 1e-6);
 }
 
@@ -139,14 +144,16 @@ TEST_CASE("the default search's taso pass stops at its patience; the taso strate
   options.taso.budget = 30;
   options.taso_patience = 1;
   const search::OptimizeResult hasty = search::optimize(graph, taso_rules(), model, options);
-  REQUIRE(hasty.taso);
-  CHECK(hasty.taso->stop == search::StopReason::kPatience);
-  CHECK(hasty.taso->explored == hasty.taso->best_explored + 1);
+  REQUIRE(hasty.record.contains("taso"));
+  CHECK(strategy_records::taso(hasty).at("stop_reason") == "patience");
+  CHECK(strategy_records::taso(hasty).at("explored").get<std::size_t>() ==
+        strategy_records::taso(hasty).at("best_explored").get<std::size_t>() + 1);
   CHECK(search_graphs::max_difference(graph, hasty.graph, 3) < 1e-6);
 
   options.strategy = search::StrategyKind::kTaso;
   const search::OptimizeResult taso = search::optimize(graph, taso_rules(), model, options);
-  REQUIRE(taso.taso);
-  CHECK(taso.taso->stop != search::StopReason::kPatience);
-  CHECK(taso.taso->explored > hasty.taso->explored);
+  REQUIRE(taso.record.contains("taso"));
+  CHECK(strategy_records::taso(taso).at("stop_reason") != "patience");
+  CHECK(strategy_records::taso(taso).at("explored").get<std::size_t>() >
+        strategy_records::taso(hasty).at("explored").get<std::size_t>());
 }

@@ -1,0 +1,79 @@
+// The default pipeline's run: TASO's pass beside or before the tree search, then their records.
+#include "search/mcts_with_taso.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+#include "search/rules_used.hpp"
+#include "search/search_records.hpp"
+
+namespace mctsat::search {
+
+MctsWithTaso::MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoGraph taso_graph,
+                           std::size_t taso_patience)
+    : mcts_(std::move(mcts)), taso_(std::move(taso)), taso_graph_(taso_graph) {
+  taso_.patience = taso_patience;
+}
+
+StrategyResult MctsWithTaso::run(const tensor::Graph& graph, const SearchContext& context) const {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  StrategyResult result;
+  tensor::TensorEGraph initial = tensor::to_egraph(graph);
+  MctsOptions options = mcts_;
+  if (context.progress) options.progress = context.progress;
+  SearchLimits limits = context.limits, taso_limits = context.limits;
+  taso_limits.seconds = context.limits.seconds / 2;
+  if (taso_graph_ == TasoGraph::kFinal) {
+    taso_limits.memory_bytes = context.limits.memory_bytes / 2;
+    limits.memory_bytes = context.limits.memory_bytes - taso_limits.memory_bytes;
+  }
+  const double input_cost = tensor::graph_cost(graph, context.model);
+  std::optional<TasoResult> taso;
+  MctsResult run;
+  if (taso_graph_ == TasoGraph::kFinal && context.limits.threads > 1) {
+    tbb::task_arena arena(static_cast<int>(context.limits.threads));
+    arena.execute([&] {
+      tbb::task_group beside;
+      beside.run([&] {
+        taso = run_taso(graph, context.rules, context.model, taso_, taso_limits, &arena);
+      });
+      run = run_mcts(std::move(initial), context.rules, context.reward, options, limits, &arena);
+      beside.wait();
+    });
+  } else {
+    if (taso_graph_ != TasoGraph::kNone) {
+      taso = run_taso(graph, context.rules, context.model, taso_, taso_limits);
+      const double spent = std::chrono::duration<double>(Clock::now() - start).count();
+      limits.seconds = std::max(context.limits.seconds - spent, 0.0);
+      if (taso_graph_ == TasoGraph::kSeed && taso->cost < input_cost)
+        tensor::add_equivalent_graph(initial, taso->graph);
+    }
+    run = run_mcts(std::move(initial), context.rules, context.reward, options, limits);
+  }
+  std::vector<std::size_t> committed;
+  if (taso) {
+    if (taso->cost < input_cost) {
+      result.fallback = std::move(taso->graph);
+      committed = taso->applied;
+    }
+    result.record["taso"] = taso_record(*taso, taso_, context.limits.threads);
+  }
+  result.state = std::move(run.state);
+  if (result.fallback && taso_graph_ == TasoGraph::kFinal)
+    tensor::add_equivalent_graph(result.state, *result.fallback);
+  result.stop = run.stop;
+  result.iterations = run.steps.size();
+  for (std::size_t i = 0; i < run.state_steps; ++i) committed.push_back(run.steps[i].rule);
+  result.rules_used = count_rules(context.rules, committed);
+  result.record["mcts"] = mcts_record(run, mcts_, context.limits.threads);
+  return result;
+}
+
+}  // namespace mctsat::search

@@ -1,0 +1,54 @@
+// The default pipeline, `--strategy mcts`: the PACT'24 paper's tree search (mcts.hpp), and beside
+// it TASO's backtracking search (taso.hpp) whose best graph joins an e-graph, merged with the
+// input graph at the roots (TasoGraph says which one and when). The pipeline:
+//
+//   kFinal (the default): TASO's pass and the tree search run side by side in one oneTBB arena of
+//     `threads` (on one thread: TASO's first), each with half the memory limit, TASO with at most
+//     half the time; TASO's best graph joins the e-graph the tree search ends with, before the
+//     final extraction.
+//   kSeed: TASO's pass runs first (at most half the time; its time counts against the budget) and
+//     its best graph joins the initial e-graph: the tree search starts from it.
+//   kNone: the tree search alone.
+//
+// With TASO's pass, the result is never worse than TASO's graph: it is StrategyResult::fallback,
+// which the optimizer keeps when the final extraction is not cheaper. Running them side by side
+// does not change either search's result (each is deterministic for its thread count alone).
+#pragma once
+
+#include <cstddef>
+
+#include "search/mcts.hpp"
+#include "search/strategy.hpp"
+#include "search/taso.hpp"
+#include "support/enum_names.hpp"
+
+namespace mctsat::search {
+
+// Whether and where TASO's best graph joins the tree search's e-graphs (see above).
+enum class TasoGraph { kNone, kSeed, kFinal };
+inline constexpr EnumNames<TasoGraph, 3> kTasoGraphNames{
+    {{TasoGraph::kNone, "none"}, {TasoGraph::kSeed, "seed"}, {TasoGraph::kFinal, "final"}}};
+
+class MctsWithTaso final : public Strategy {
+ public:
+  static constexpr StrategyTraits kTraits{.name = "mcts",
+                                          .iteration = "step",
+                                          .uses_reward = true,
+                                          .builds_egraph = true,
+                                          .seeded = true,
+                                          .commits_rules = true,
+                                          .step_hooks = true};
+
+  // `taso_patience` replaces taso.patience for TASO's pass (TasoOptions::patience; 0: none).
+  MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoGraph taso_graph, std::size_t taso_patience);
+  const StrategyTraits& traits() const override { return kTraits; }
+  // Record: "mcts" (search_records.hpp), and "taso" when TASO's pass ran.
+  StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override;
+
+ private:
+  MctsOptions mcts_;
+  TasoOptions taso_;
+  TasoGraph taso_graph_;
+};
+
+}  // namespace mctsat::search
