@@ -2,11 +2,11 @@
 // cheapest graph and reports original and optimized cost, speedup, time split, e-graph size,
 // stop reason and the rules used; optionally writes the optimized graph and a JSON report, and
 // checks numerically that the optimized graph computes the same outputs, and measures the real
-// speedup on this CPU with oneDNN (--measure).
+// speedup on this CPU with oneDNN (--measure). The optimization itself is the session every front
+// end runs (study/optimize_session.hpp); this file parses its flags and prints its report.
 #include <chrono>
 #include <cmath>
 #include <iostream>
-#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,19 +18,11 @@
 #include "cli/progress_line.hpp"
 #include "cli/rule_library_location.hpp"
 #include "cli/search_flags.hpp"
-#include "dsl/rule_library.hpp"
-#include "egraph/serialize.hpp"
-#include "extract/tensor_export.hpp"
 #include "frontend/equivalence_check.hpp"
-#include "frontend/model_io.hpp"
-#include "frontend/onnx_opaque_evaluator.hpp"
 #include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
-#include "search/optimizer.hpp"
 #include "search/strategies.hpp"
-#include "support/files.hpp"
-#include "tensor/graph_stats.hpp"
-#include "verify/verifier.hpp"
+#include "study/optimize_session.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -192,83 +184,42 @@ void add_optimize_command(CLI::App& app) {
       ->capture_default_str();
   command->callback([options] {
     OptimizeCliOptions& o = *options;
-    const search::StrategyTraits& strategy = search::strategy_traits(o.search.strategy);
-    if (!o.export_egraph.empty() && !strategy.builds_egraph)
-      throw Error(fmt::format(
-          "--export-egraph: strategy {} searches concrete graphs and builds no e-graph to export "
-          "(use {})",
-          strategy.name, search::strategy_names_where(&search::StrategyTraits::builds_egraph)));
-    // Every output is checked before the search and written, as a set, only after every check.
-    std::vector<std::pair<std::string, std::string>> output_paths;
-    if (!o.output.empty()) output_paths.emplace_back("-o", o.output);
-    if (!o.report_path.empty()) output_paths.emplace_back("--report", o.report_path);
-    if (!o.export_egraph.empty()) output_paths.emplace_back("--export-egraph", o.export_egraph);
-    check_output_paths(output_paths);
+    study::SessionOptions session_options;
+    session_options.search = o.search;
+    if (o.check) session_options.check = study::SessionCheck{o.tolerance, o.check_seed};
+    if (o.measure) session_options.measure = o.measure_options;
+    session_options.graph_path = o.output;
+    session_options.report_path = o.report_path;
+    session_options.egraph_path = o.export_egraph;
+    study::check_session_options(session_options);
     const tensor::Graph graph = o.model_options.load(o.model);
-    const dsl::RuleLibrary library = dsl::load_rules_or_throw(o.rule_paths);
-    const dsl::RuleSet rules(dsl::select_rules(library, o.selection));
-    if (rules.size() == 0) throw Error("no rules selected");
-    if (o.verify_rules) verify::require_sound(library, rules);
+    const dsl::RuleSet rules = study::selected_rules(o.rule_paths, o.selection, o.verify_rules);
     const auto model = o.cost.make();
-    // Prepared before the search, so that a graph oneDNN cannot run fails at once.
-    std::optional<runtime::SpeedupMeasurement> measurement;
-    if (o.measure) {
-      // Opaque operators (ONNX models) run on the host; the report counts them.
-      runtime::SpeedupMeasureOptions measure_options = o.measure_options;
-      measure_options.opaque_evaluator = frontend::onnx_opaque_evaluator();
-      measurement.emplace(graph, std::move(measure_options));
-    }
-    search::OptimizeReport report;
-    std::optional<egraph::SerializedEGraph> exported;  // --export-egraph, written after success
-    {
+    const search::StrategyTraits& strategy = search::strategy_traits(o.search.strategy);
+    const study::SessionResult session = [&] {
+      // The line is erased when the session ends, before the report is printed.
       ProgressLine progress(!o.quiet && !o.json, std::string(strategy.name),
                             std::string(strategy.iteration),
                             std::chrono::milliseconds(std::llround(o.progress_interval * 1000)));
-      o.search.progress = progress.callback();
-      if (!o.export_egraph.empty())
-        o.search.final_egraph = [&](const tensor::TensorEGraph& state) {
-          exported = extract::export_tensor_egraph(state, *model);
-        };
-      report.result = search::optimize(graph, rules, *model, o.search);
-    }
-    report.model = o.model;
-    report.operators = tensor::graph_stats(graph).operators;
-    report.cost_model = model->name();
-    report.options = o.search;
-    if (o.check)
-      report.check =
-          frontend::check_equivalence(graph, report.result.graph, o.tolerance, o.check_seed);
-    if (measurement) report.measured = measurement->measure(report.result.graph);
-    // Never slower by surprise: with --measure, -o gets the optimized graph only when it measured
-    // faster; otherwise the original, and the report says so.
-    const bool write_original = report.measured && !(*report.measured)["faster"].get<bool>();
-    if (!o.output.empty()) report.written_graph = write_original ? "original" : "optimized";
-    const nlohmann::json json = report.to_json();
-    const bool check_failed = report.check && !(*report.check)["passed"].get<bool>();
-    std::vector<std::string> written;  // named after the report
-    if (!check_failed) {
-      std::vector<OutputFile> outputs;
-      if (!o.output.empty())
-        outputs.push_back({o.output, frontend::model_text(
-                                         write_original ? graph : report.result.graph, o.output)});
-      if (!o.report_path.empty()) outputs.push_back({o.report_path, json.dump(2) + "\n"});
-      if (exported) outputs.push_back({o.export_egraph, egraph::to_json(*exported)});
-      write_files_atomically(outputs);
-      for (const OutputFile& file : outputs) written.push_back(file.path);
-    }
+      session_options.search.progress = progress.callback();
+      return study::run_optimize_session(graph, o.model, rules, *model, session_options);
+    }();
+    const search::OptimizeReport& report = session.report;
     if (o.json) {
-      std::cout << json.dump(2) << '\n';
+      std::cout << report.to_json().dump(2) << '\n';
     } else if (!o.quiet) {
       print_optimize_report(report);
       if (report.written_graph == "original")
         std::cout << "  kept original   the optimized graph did not measure faster: " << o.output
                   << " gets the original graph\n";
-      for (const auto& file : written) std::cout << "  wrote           " << file << '\n';
+      for (const auto& file : session.written) std::cout << "  wrote           " << file << '\n';
     }
-    if (check_failed)
+    if (session.check_failed())
       throw Error(fmt::format("the optimized graph's outputs differ from the original's ({}){}",
                               frontend::check_failure(*report.check),
-                              output_paths.empty() ? "" : "; nothing written"));
+                              o.output.empty() && o.report_path.empty() && o.export_egraph.empty()
+                                  ? ""
+                                  : "; nothing written"));
   });
 }
 

@@ -17,10 +17,7 @@
 #include "dsl/rule_library.hpp"
 #include "egraph/serialize.hpp"
 #include "extract/serialized_problem.hpp"
-#include "extract/tensor_export.hpp"
-#include "frontend/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
-#include "frontend/onnx_opaque_evaluator.hpp"
 #include "python/bindings.hpp"
 #include "python/json_objects.hpp"
 #include "python/model_handle.hpp"
@@ -31,9 +28,8 @@
 #include "search/optimizer.hpp"
 #include "search/option_registry.hpp"
 #include "search/strategies.hpp"
+#include "study/optimize_session.hpp"
 #include "support/error.hpp"
-#include "tensor/graph_stats.hpp"
-#include "verify/verifier.hpp"
 
 namespace mctsat::python {
 
@@ -162,20 +158,23 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
                          int measure_instances, int measure_threads, bool export_egraph,
                          py::object progress, py::object on_step, py::object reward,
                          const py::kwargs& kwargs) {
-  search::OptimizeOptions options = options_from(kwargs);
+  study::SessionOptions session_options;
+  session_options.search = options_from(kwargs);
   const std::shared_ptr<Model> model = model_from(model_spec);
   const std::vector<std::string> paths = rule_paths.is_none()
                                              ? std::vector<std::string>{default_rule_path()}
                                              : strings_from(rule_paths);
   const dsl::RuleSelection selection{strings_from(rulesets), strings_from(tags),
                                      strings_from(exclude_tags), strings_from(rule_names)};
-  const search::StrategyTraits& strategy = search::strategy_traits(options.strategy);
-  if (export_egraph && !strategy.builds_egraph)
-    throw Error(fmt::format(
-        "export_egraph: strategy {} searches concrete graphs and builds no e-graph to export "
-        "(use {})",
-        strategy.name, search::strategy_names_where(&search::StrategyTraits::builds_egraph)));
-  if ((!on_step.is_none() || !reward.is_none()) && !strategy.step_hooks)
+  if (check) session_options.check = study::SessionCheck{tolerance, 1};  // as `optimize --check`
+  if (measure)
+    session_options.measure = runtime::SpeedupMeasureOptions{
+        .runs = measure_runs, .instances = measure_instances, .threads = measure_threads};
+  session_options.export_egraph = export_egraph;
+  session_options.egraph_flag = "export_egraph";
+  study::check_session_options(session_options);
+  if ((!on_step.is_none() || !reward.is_none()) &&
+      !search::strategy_traits(session_options.search.strategy).step_hooks)
     throw Error(fmt::format("on_step and reward: only strategy {} has planning steps and rewards",
                             search::strategy_names_where(&search::StrategyTraits::step_hooks)));
   const CostModelHandle cost = cost_model_from(cost_model, device, cost_table, cost_fallback);
@@ -183,19 +182,9 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
   CallbackErrors errors;
   OptimizeOutcome outcome;
   errors.run_without_gil([&] {
-    const dsl::RuleLibrary library = dsl::load_rules_or_throw(paths);
-    const dsl::RuleSet rules(dsl::select_rules(library, selection));
-    if (rules.size() == 0) throw Error("no rules selected");
-    if (verify_rules) verify::require_sound(library, rules);
+    const dsl::RuleSet rules = study::selected_rules(paths, selection, verify_rules);
     const std::unique_ptr<tensor::CostModel> priced = cost.bind(errors);
-    // Prepared before the search, so that a graph oneDNN cannot run fails at once (as --measure).
-    std::optional<runtime::SpeedupMeasurement> measurement;
-    if (measure)
-      measurement.emplace(model->graph, runtime::SpeedupMeasureOptions{
-                                            .runs = measure_runs,
-                                            .instances = measure_instances,
-                                            .threads = measure_threads,
-                                            .opaque_evaluator = frontend::onnx_opaque_evaluator()});
+    search::OptimizeOptions& options = session_options.search;
     // Every progress report checks for Ctrl-C (the search runs on this, the calling, thread).
     options.progress = [&](const search::Progress& p) {
       errors.call(
@@ -225,30 +214,18 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
         return errors.call(
             [&] { return checked_number(reward(parent_cost, cost_after), "reward"); });
       };
-    std::optional<egraph::SerializedEGraph> exported;
-    if (export_egraph)
-      options.final_egraph = [&](const tensor::TensorEGraph& state) {
-        exported = extract::export_tensor_egraph(state, *priced);
-      };
-    search::OptimizeReport& report = outcome.report;
-    report.result = search::optimize(model->graph, rules, *priced, options);
-    report.model = model->name;
-    report.operators = tensor::graph_stats(model->graph).operators;
-    report.cost_model = priced->name();
-    report.options = options;
-    if (exported) outcome.egraph = egraph::to_json(*exported);
-    // As `optimize --check` (seed 1): the record goes into the report.
-    if (check)
-      report.check = frontend::check_equivalence(model->graph, report.result.graph, tolerance, 1);
-    if (measurement) report.measured = measurement->measure(report.result.graph);
+    study::SessionResult session =
+        study::run_optimize_session(model->graph, model->name, rules, *priced, session_options);
+    if (session.egraph) outcome.egraph = egraph::to_json(*session.egraph);
+    outcome.graph =
+        std::make_shared<Model>(Model{model->name + "-optimized", session.output(model->graph)});
+    outcome.report = std::move(session.report);
   });
   // The hooks refer to this call's Python objects: the report keeps its options, not them.
   outcome.report.options.progress = nullptr;
   outcome.report.options.mcts.on_step = nullptr;
   outcome.report.options.mcts.reward = nullptr;
   outcome.report.options.final_egraph = nullptr;
-  outcome.graph =
-      std::make_shared<Model>(Model{model->name + "-optimized", outcome.report.result.graph});
   return outcome;
 }
 

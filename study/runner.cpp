@@ -10,18 +10,17 @@
 #include <fmt/format.h>
 
 #include "frontend/model_io.hpp"
-#include "frontend/onnx_opaque_evaluator.hpp"
 #include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "study/isolated_runs.hpp"
 #include "study/machine_info.hpp"
 #include "study/onnxruntime_measurement.hpp"
+#include "study/optimize_session.hpp"
 #include "study/run_records.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "support/interrupt.hpp"
 #include "support/isolated_call.hpp"
-#include "tensor/graph_stats.hpp"
 #include "verify/verifier.hpp"
 
 namespace mctsat::study {
@@ -259,24 +258,15 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
         job.work = [&study, &graphs, &rule_sets, &run, &onnxruntime, &out]() {
           const auto model = runtime::make_cost_model(study.costs[run.cost].spec);
           const tensor::Graph& graph = *graphs[run.model];
-          // Prepared before the search: a graph oneDNN cannot run fails at once.
-          std::optional<runtime::SpeedupMeasurement> measurement;
-          if (study.measure) {
-            runtime::SpeedupMeasureOptions measure = *study.measure;
-            measure.opaque_evaluator = frontend::onnx_opaque_evaluator();  // ONNX-only operators
-            measurement.emplace(graph, std::move(measure));
-          }
-          search::OptimizeReport report;
-          report.result = search::optimize(graph, *rule_sets[run.rules], *model, run.options);
-          report.model = study.models[run.model].name;
-          report.operators = tensor::graph_stats(graph).operators;
-          report.cost_model = model->name();
-          report.options = run.options;
-          if (measurement) report.measured = measurement->measure(report.result.graph);
-          json result = report.to_json();
+          SessionOptions session_options;
+          session_options.search = run.options;
+          session_options.measure = study.measure;
+          const SessionResult session = run_optimize_session(
+              graph, study.models[run.model].name, *rule_sets[run.rules], *model, session_options);
+          json result = session.report.to_json();
           if (study.measure_onnxruntime)
-            result["onnxruntime"] = measure_in_onnxruntime(graph, report.result.graph, onnxruntime,
-                                                           *study.measure_onnxruntime,
+            result["onnxruntime"] = measure_in_onnxruntime(graph, session.report.result.graph,
+                                                           onnxruntime, *study.measure_onnxruntime,
                                                            (out / "onnxruntime" / run.id).string());
           return result;
         };

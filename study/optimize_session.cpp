@@ -1,0 +1,101 @@
+// One optimization from the prepared inputs to the written files.
+#include "study/optimize_session.hpp"
+
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "extract/tensor_export.hpp"
+#include "frontend/equivalence_check.hpp"
+#include "frontend/model_io.hpp"
+#include "frontend/onnx_opaque_evaluator.hpp"
+#include "search/optimizer.hpp"
+#include "search/strategies.hpp"
+#include "support/error.hpp"
+#include "support/files.hpp"
+#include "tensor/graph_stats.hpp"
+#include "verify/verifier.hpp"
+
+namespace mctsat::study {
+
+dsl::RuleSet selected_rules(const std::vector<std::string>& paths,
+                            const dsl::RuleSelection& selection, bool verify) {
+  const dsl::RuleLibrary library = dsl::load_rules_or_throw(paths);
+  dsl::RuleSet rules(dsl::select_rules(library, selection));
+  if (rules.size() == 0) throw Error("no rules selected");
+  if (verify) verify::require_sound(library, rules);
+  return rules;
+}
+
+bool SessionResult::check_failed() const {
+  return report.check && !(*report.check)["passed"].get<bool>();
+}
+
+void check_session_options(const SessionOptions& options) {
+  const search::StrategyTraits& strategy = search::strategy_traits(options.search.strategy);
+  if ((options.export_egraph || !options.egraph_path.empty()) && !strategy.builds_egraph)
+    throw Error(fmt::format(
+        "{}: strategy {} searches concrete graphs and builds no e-graph to export (use {})",
+        options.egraph_flag, strategy.name,
+        search::strategy_names_where(&search::StrategyTraits::builds_egraph)));
+  // Every output is checked before the search and written, as a set, only after every check.
+  std::vector<std::pair<std::string, std::string>> output_paths;
+  if (!options.graph_path.empty())
+    output_paths.emplace_back(options.graph_flag, options.graph_path);
+  if (!options.report_path.empty())
+    output_paths.emplace_back(options.report_flag, options.report_path);
+  if (!options.egraph_path.empty())
+    output_paths.emplace_back(options.egraph_flag, options.egraph_path);
+  check_output_paths(output_paths);
+}
+
+SessionResult run_optimize_session(const tensor::Graph& graph, const std::string& model_name,
+                                   const dsl::RuleSet& rules, const tensor::CostModel& cost,
+                                   const SessionOptions& options) {
+  check_session_options(options);
+  // Prepared before the search, so that a graph oneDNN cannot run fails at once. Opaque operators
+  // (ONNX models) run on the host; the report counts them.
+  std::optional<runtime::SpeedupMeasurement> measurement;
+  if (options.measure) {
+    runtime::SpeedupMeasureOptions measure = *options.measure;
+    measure.opaque_evaluator = frontend::onnx_opaque_evaluator();
+    measurement.emplace(graph, std::move(measure));
+  }
+
+  SessionResult session;
+  search::OptimizeReport& report = session.report;
+  search::OptimizeOptions search = options.search;
+  if (options.export_egraph || !options.egraph_path.empty())
+    search.final_egraph = [&](const tensor::TensorEGraph& state) {
+      session.egraph = extract::export_tensor_egraph(state, cost);
+    };
+  report.result = search::optimize(graph, rules, cost, search);
+  report.model = model_name;
+  report.operators = tensor::graph_stats(graph).operators;
+  report.cost_model = cost.name();
+  report.options = options.search;
+  if (options.check)
+    report.check = frontend::check_equivalence(graph, report.result.graph, options.check->tolerance,
+                                               options.check->seed);
+  if (measurement) report.measured = measurement->measure(report.result.graph);
+
+  // Never slower by surprise: with a measurement, the output is the optimized graph only when it
+  // measured faster; otherwise the input, and the report says so when a graph is written.
+  session.output_is_original = report.measured && !(*report.measured)["faster"].get<bool>();
+  if (!options.graph_path.empty())
+    report.written_graph = session.output_is_original ? "original" : "optimized";
+  if (session.check_failed()) return session;
+  std::vector<OutputFile> outputs;
+  if (!options.graph_path.empty())
+    outputs.push_back(
+        {options.graph_path, frontend::model_text(session.output(graph), options.graph_path)});
+  if (!options.report_path.empty())
+    outputs.push_back({options.report_path, report.to_json().dump(2) + "\n"});
+  if (session.egraph && !options.egraph_path.empty())
+    outputs.push_back({options.egraph_path, egraph::to_json(*session.egraph)});
+  write_files_atomically(outputs);
+  for (const OutputFile& file : outputs) session.written.push_back(file.path);
+  return session;
+}
+
+}  // namespace mctsat::study

@@ -1,0 +1,81 @@
+// One optimization as every front end runs it -- `mctsat optimize`, Python's optimize() and each
+// run of a study -- so that they decide the same way which graph is the result:
+//
+//   1. the output paths are checked (writable, distinct) and the measurement is prepared, before
+//      the search, so that a graph oneDNN cannot run or an unwritable path fails at once;
+//   2. the search and the final extraction (search::optimize), the report's header;
+//   3. the numeric check of the optimized graph against the input (`check`), its measured speedup
+//      (`measure`);
+//   4. the output graph: the optimized one, or the input when it did not measure faster (never
+//      slower by surprise; the report's written_graph says which when a graph file is written);
+//   5. the files, as a set (write_files_atomically), unless the check failed.
+//
+// A post-optimization step (a guard that measures and keeps the faster graph, an export) belongs
+// here, once, not in the front ends.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/lowering.hpp"
+#include "dsl/rule_library.hpp"
+#include "egraph/serialize.hpp"
+#include "runtime/measured_speedup.hpp"
+#include "search/optimize_options.hpp"
+#include "search/optimize_report.hpp"
+#include "tensor/cost_model.hpp"
+#include "tensor/graph.hpp"
+
+namespace mctsat::study {
+
+// The rules a session runs: `paths` loaded, `selection` applied; with `verify`, every selected
+// rule must verify (verify::require_sound). Throws mctsat::Error for no rules selected.
+dsl::RuleSet selected_rules(const std::vector<std::string>& paths,
+                            const dsl::RuleSelection& selection, bool verify);
+
+struct SessionCheck {
+  double tolerance = 1e-6;  // largest relative output difference allowed
+  std::uint64_t seed = 1;   // the random inputs'
+};
+
+struct SessionOptions {
+  search::OptimizeOptions search;
+  std::optional<SessionCheck> check;                      // compare outputs numerically
+  std::optional<runtime::SpeedupMeasureOptions> measure;  // opaque operators run on the host
+  bool export_egraph = false;  // keep the e-graph the final extractor sees (egraph_path implies it)
+  // Files written, as a set, after every check passed; empty: not written. The flag names are
+  // used in messages about them ("-o").
+  std::string graph_path, report_path, egraph_path;
+  std::string graph_flag = "-o", report_flag = "--report", egraph_flag = "--export-egraph";
+};
+
+struct SessionResult {
+  search::OptimizeReport report;    // with check, measured and written_graph when they apply
+  bool output_is_original = false;  // the optimized graph did not measure faster
+  std::optional<egraph::SerializedEGraph> egraph;
+  std::vector<std::string> written;  // the files written, in the order above
+
+  bool check_failed() const;
+  // The result graph: the optimized one, or the input (`input`, the session's) when it did not
+  // measure faster.
+  const tensor::Graph& output(const tensor::Graph& input) const {
+    return output_is_original ? input : report.result.graph;
+  }
+};
+
+// What a session can refuse before any input is loaded: an e-graph export from a strategy that
+// builds none, output paths that cannot be written or name one file twice. Throws mctsat::Error
+// naming the flag. run_optimize_session checks it again.
+void check_session_options(const SessionOptions& options);
+
+// Runs the session on `graph` (the model as the user named it: `model_name`) with `rules` and
+// `cost`. Throws mctsat::Error for bad paths (before the search), for what the executor cannot run
+// (with `measure`), and what search::optimize throws; a failed check does not throw (the result
+// says so, and nothing is written).
+SessionResult run_optimize_session(const tensor::Graph& graph, const std::string& model_name,
+                                   const dsl::RuleSet& rules, const tensor::CostModel& cost,
+                                   const SessionOptions& options);
+
+}  // namespace mctsat::study
