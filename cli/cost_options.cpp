@@ -1,30 +1,39 @@
 // Building the cost model the command line asked for.
 #include "cli/cost_options.hpp"
 
-#include "runtime/cost_model_factory.hpp"
+#include <string>
+
+#include "support/enum_names.hpp"
 #include "support/error.hpp"
 
 namespace mctsat::cli {
 
 void CostOptions::add_to(CLI::App& command) {
-  command.add_option("--cost", model, "Cost model")
-      ->check(CLI::IsMember({"roofline", "table", "measured"}))
-      ->capture_default_str();
   command
-      .add_option("--device", device,
+      .add_option_function<std::string>(
+          "--cost",
+          [this](const std::string& name) {
+            spec.kind = parse_name(runtime::kCostModelNames, name, "cost model");
+          },
+          "Cost model")
+      ->check(CLI::IsMember(names_of(runtime::kCostModelNames)))
+      ->default_str(std::string(name_of(runtime::kCostModelNames, spec.kind)));
+  command
+      .add_option("--device", spec.device,
                   "Device profile of the roofline model: a builtin name or a .json file")
       ->capture_default_str();
-  command.add_option("--cost-table", table,
+  command.add_option("--cost-table", spec.table,
                      "Cost table (.json) for --cost table; the measurement cache for --cost "
                      "measured (default: one per machine under ~/.cache/mctsat)");
-  command.add_flag("--cost-fallback", fallback,
+  command.add_flag("--cost-fallback", spec.fallback,
                    "With --cost table: price missing entries with roofline; with --cost measured: "
                    "price operators oneDNN cannot run with roofline");
 }
 
 std::unique_ptr<tensor::CostModel> CostOptions::make() const {
-  if (model == "table" && table.empty()) throw Error("--cost table needs --cost-table FILE");
-  return runtime::make_cost_model({model, device, table, fallback});
+  if (spec.kind == runtime::CostModelKind::kTable && spec.table.empty())
+    throw Error("--cost table needs --cost-table FILE");
+  return runtime::make_cost_model(spec);
 }
 
 }  // namespace mctsat::cli

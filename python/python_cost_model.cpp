@@ -153,21 +153,32 @@ std::unique_ptr<tensor::CostModel> CostModelHandle::bind(CallbackErrors& errors)
   return std::make_unique<BoundPythonCostModel>(*function_, errors);
 }
 
+namespace {
+
+CostModelHandle builtin_cost_model(const runtime::CostModelSpec& spec) {
+  if (spec.kind == runtime::CostModelKind::kTable && spec.table.empty())
+    throw Error("cost model table needs cost_table=FILE");
+  return CostModelHandle(std::shared_ptr<const tensor::CostModel>(runtime::make_cost_model(spec)));
+}
+
+}  // namespace
+
 CostModelHandle cost_model_from(py::handle spec, const std::string& device,
                                 const std::string& table, bool fallback) {
   if (spec.is_none() || py::isinstance<py::str>(spec)) {
-    const std::string kind = spec.is_none() ? "roofline" : spec.cast<std::string>();
-    if (kind == "table" && table.empty()) throw Error("cost model table needs cost_table=FILE");
-    return CostModelHandle(std::shared_ptr<const tensor::CostModel>(
-        runtime::make_cost_model({kind, device, table, fallback})));
+    const runtime::CostModelKind kind =
+        spec.is_none()
+            ? runtime::CostModelKind::kRoofline
+            : parse_name(runtime::kCostModelNames, spec.cast<std::string>(), "cost model");
+    return builtin_cost_model({kind, device, table, fallback});
   }
   if (py::isinstance<CostModelHandle>(spec)) return spec.cast<CostModelHandle>();
   if (PyCallable_Check(spec.ptr()))
     return CostModelHandle(
         std::make_shared<PythonCostFunction>(py::reinterpret_borrow<py::function>(spec), "python"));
   throw py::type_error(
-      "cost_model: expected None, 'roofline', 'table', 'measured', a "
-      "mctsat.CostModel or a callable (op, input_types, attributes) -> ms, got " +
+      "cost_model: expected None, a cost model's name (" + joined_names(runtime::kCostModelNames) +
+      "), a mctsat.CostModel or a callable (op, input_types, attributes) -> ms, got " +
       py::repr(spec).cast<std::string>());
 }
 
@@ -205,18 +216,20 @@ void bind_cost_models(py::module_& m) {
            py::arg("function"), py::arg("name") = "python")
       .def_static(
           "roofline",
-          [](const std::string& device) { return cost_model_from(py::str("roofline"), device); },
+          [](const std::string& device) {
+            return builtin_cost_model({runtime::CostModelKind::kRoofline, device, "", false});
+          },
           py::arg("device") = "v100")
       .def_static(
           "table",
           [](const std::string& path, bool fallback, const std::string& device) {
-            return cost_model_from(py::str("table"), device, path, fallback);
+            return builtin_cost_model({runtime::CostModelKind::kTable, device, path, fallback});
           },
           py::arg("path"), py::arg("fallback") = false, py::arg("device") = "v100")
       .def_static(
           "measured",
           [](const std::string& cache, bool fallback) {
-            return cost_model_from(py::str("measured"), "v100", cache, fallback);
+            return builtin_cost_model({runtime::CostModelKind::kMeasured, "v100", cache, fallback});
           },
           py::arg("cache") = "", py::arg("fallback") = false)
       .def("__call__", &CostModelHandle::price, py::arg("op"), py::arg("input_types"),

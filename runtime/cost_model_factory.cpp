@@ -1,11 +1,13 @@
 // Building the cost model a CostModelSpec describes.
 #include "runtime/cost_model_factory.hpp"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
+#include "runtime/measured_cost_model.hpp"
 #include "support/error.hpp"
 #include "tensor/device_profile.hpp"
-#include "runtime/measured_cost_model.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tensor/table_cost_model.hpp"
 
@@ -14,21 +16,52 @@ namespace mctsat::runtime {
 using namespace tensor;
 
 std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec) {
-  if (spec.model != "roofline" && spec.model != "table" && spec.model != "measured")
-    throw Error(fmt::format("unknown cost model '{}' (roofline, table, measured)", spec.model));
   auto roofline = std::make_unique<RooflineCostModel>(resolve_profile(spec.device));
-  if (spec.model == "roofline") return roofline;
-  if (spec.model == "measured") {
-    std::shared_ptr<const CostModel> fallback_model;
-    if (spec.fallback) fallback_model = std::move(roofline);
-    return std::make_unique<MeasuredCostModel>(
-        spec.table.empty() ? default_measured_cache_path() : spec.table, MeasureOptions{},
-        fallback_model);
-  }
-  if (spec.table.empty()) throw Error("the table cost model needs a cost table file");
   std::shared_ptr<const CostModel> fallback_model;
-  if (spec.fallback) fallback_model = std::move(roofline);
-  return std::make_unique<TableCostModel>(CostTable::load(spec.table), fallback_model);
+  switch (spec.kind) {
+    case CostModelKind::kRoofline:
+      return roofline;
+    case CostModelKind::kMeasured:
+      if (spec.fallback) fallback_model = std::move(roofline);
+      return std::make_unique<MeasuredCostModel>(
+          spec.table.empty() ? default_measured_cache_path() : spec.table, MeasureOptions{},
+          fallback_model);
+    case CostModelKind::kTable:
+      if (spec.table.empty()) throw Error("the table cost model needs a cost table file");
+      if (spec.fallback) fallback_model = std::move(roofline);
+      return std::make_unique<TableCostModel>(CostTable::load(spec.table), fallback_model);
+  }
+  MCTSAT_ASSERT(false && "unknown cost model kind");
+  return nullptr;
+}
+
+std::string default_cost_model_name(const CostModelSpec& spec) {
+  switch (spec.kind) {
+    case CostModelKind::kRoofline:
+      return "roofline-" + std::filesystem::path(spec.device).stem().string();
+    case CostModelKind::kTable:
+      return "table-" + std::filesystem::path(spec.table).stem().string();
+    case CostModelKind::kMeasured:
+      return "measured";
+  }
+  MCTSAT_ASSERT(false && "unknown cost model kind");
+  return {};
+}
+
+nlohmann::json cost_model_spec_json(const CostModelSpec& spec) {
+  nlohmann::json out = {{"model", name_of(kCostModelNames, spec.kind)}};
+  switch (spec.kind) {
+    case CostModelKind::kRoofline:
+      out["device"] = spec.device;
+      break;
+    case CostModelKind::kTable:
+      out["table"] = spec.table;
+      out["fallback"] = spec.fallback;
+      break;
+    case CostModelKind::kMeasured:
+      break;
+  }
+  return out;
 }
 
 }  // namespace mctsat::runtime

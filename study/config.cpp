@@ -304,28 +304,24 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
     r.only(r.object(costs[i], path), path, {"name", "model", "device", "table", "fallback"});
     CostSpec cost;
     const json& c = costs[i];
-    if (c.contains("model")) cost.spec.model = r.string(c["model"], path + "/model");
-    if (cost.spec.model != "roofline" && cost.spec.model != "table" &&
-        cost.spec.model != "measured")
-      r.fail(path + "/model",
-             fmt::format("unknown cost model '{}' (known: roofline, table, measured)",
-                         cost.spec.model));
+    if (c.contains("model")) {
+      const std::string model = r.string(c["model"], path + "/model");
+      const auto kind = find_name(runtime::kCostModelNames, model);
+      if (!kind)
+        r.fail(path + "/model", fmt::format("unknown cost model '{}' (known: {})", model,
+                                            joined_names(runtime::kCostModelNames)));
+      cost.spec.kind = *kind;
+    }
     if (c.contains("device")) {
       cost.spec.device = r.string(c["device"], path + "/device");
       if (cost.spec.device.ends_with(".json")) cost.spec.device = resolve(base, cost.spec.device);
     }
     if (c.contains("table")) cost.spec.table = resolve(base, r.string(c["table"], path + "/table"));
     if (c.contains("fallback")) cost.spec.fallback = r.boolean(c["fallback"], path + "/fallback");
-    if (cost.spec.model == "table" && cost.spec.table.empty())
+    if (cost.spec.kind == runtime::CostModelKind::kTable && cost.spec.table.empty())
       r.fail(path + "/table", "missing (the table cost model needs a cost table file)");
-    if (c.contains("name"))
-      cost.name = r.string(c["name"], path + "/name");
-    else if (cost.spec.model == "roofline")
-      cost.name = "roofline-" + fs::path(cost.spec.device).stem().string();
-    else if (cost.spec.model == "table")
-      cost.name = "table-" + fs::path(cost.spec.table).stem().string();
-    else
-      cost.name = "measured";
+    cost.name = c.contains("name") ? r.string(c["name"], path + "/name")
+                                   : runtime::default_cost_model_name(cost.spec);
     if (!names.insert(cost.name).second)
       r.fail(path, fmt::format("cost model name '{}' is used twice", cost.name));
     // Unknown devices and unreadable tables are found now rather than in every run.
@@ -492,15 +488,15 @@ Study parse_study(const std::string& text, const std::string& path,
               run.limits = variant.limits;
               const RulesSpec& rules = study.rules[s];
               const CostSpec& cost = study.costs[k];
-              json identity = {
-                  {"model", {study.models[m].name, study.models[m].source}},
-                  {"configuration", run.configuration},
-                  {"rules",
-                   {rules.paths, rules.selection.rulesets, rules.selection.tags,
-                    rules.selection.exclude_tags, rules.selection.names}},
-                  {"cost",
-                   {cost.spec.model, cost.spec.device, cost.spec.table, cost.spec.fallback}},
-                  {"parameters", parameters_json(run.options)}};
+              json identity = {{"model", {study.models[m].name, study.models[m].source}},
+                               {"configuration", run.configuration},
+                               {"rules",
+                                {rules.paths, rules.selection.rulesets, rules.selection.tags,
+                                 rules.selection.exclude_tags, rules.selection.names}},
+                               {"cost",
+                                {name_of(runtime::kCostModelNames, cost.spec.kind),
+                                 cost.spec.device, cost.spec.table, cost.spec.fallback}},
+                               {"parameters", parameters_json(run.options)}};
               // Only when set, so that the ids of studies without them stay as they were.
               if (!study.models[m].load.input_shapes.empty())
                 identity["input_shapes"] = study.models[m].load.input_shapes;

@@ -84,12 +84,8 @@ class Progress {
 };
 
 json cost_json(const CostSpec& cost) {
-  json out = {{"name", cost.name}, {"model", cost.spec.model}};
-  if (cost.spec.model == "roofline") out["device"] = cost.spec.device;
-  if (cost.spec.model == "table") {
-    out["table"] = cost.spec.table;
-    out["fallback"] = cost.spec.fallback;
-  }
+  json out = runtime::cost_model_spec_json(cost.spec);
+  out["name"] = cost.name;
   return out;
 }
 
