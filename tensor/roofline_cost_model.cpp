@@ -115,9 +115,25 @@ double operator_flops(const OpInstance& instance) {
     }
     case Op::kGlobalAvgPool:
       return elements(instance.inputs[0]) + out;
-    default:  // transpose, concat, enlarge, merge, opaque: data movement only
+    // Data movement only (their bytes are priced): no arithmetic. Views and leaves cost nothing.
+    case Op::kInput:
+    case Op::kWeight:
+    case Op::kDropout:
+    case Op::kIdentity:
+    case Op::kTranspose:
+    case Op::kReshape:
+    case Op::kFlatten:
+    case Op::kEnlarge:
+    case Op::kConcat:
+    case Op::kSplit:
+    case Op::kMerge:
+    case Op::kNoop:
+    case Op::kOpaque:
       return 0;
   }
+  // Every operator has a case above (no default: the compiler lists this switch for a new one).
+  throw Error(fmt::format("cannot price operator {}: the roofline model has no FLOP count for it",
+                          static_cast<int>(instance.op)));
 }
 
 namespace {
