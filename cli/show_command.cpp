@@ -60,11 +60,18 @@ nlohmann::json build_report(const ShowOptions& options, const tensor::Graph& gra
     const tensor::Node& node = graph.node(costs[i].node);
     top.push_back(
         {{"node", node.name}, {"op", tensor::op_name(node.op)}, {"ms", costs[i].cost_ms}});
+    if (node.opaque) top.back()["opaque"] = node.opaque->type;
   }
+  // Opaque operators by the type their frontend gave them (ONNX op_type: LayerNormalization, ...).
+  nlohmann::json opaque = nlohmann::json::object();
+  for (const tensor::Node& node : graph.nodes())
+    if (node.op == tensor::Op::kOpaque && node.opaque)
+      opaque[node.opaque->type] = opaque.value(node.opaque->type, 0) + 1;
   return {{"model", options.model},
           {"nodes", graph.size()},
           {"operators", stats.operators},
           {"operator_counts", operators},
+          {"opaque_counts", opaque},
           {"inputs", tensor_list(graph, true)},
           {"outputs", tensor_list(graph, false)},
           {"weights", stats.weights},

@@ -12,6 +12,7 @@
 #include "frontend/onnx_attributes.hpp"
 #include "frontend/onnx_markers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
+#include "frontend/onnx_outer_names.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "frontend/weight_folding.hpp"
 #include "support/error.hpp"
@@ -129,6 +130,12 @@ class Exporter {
   // twice); the rest get an Identity. Graph inputs keep their names.
   void name_tensors() {
     for (const auto& out : graph_.outputs()) used_.insert(out.name);
+    // The names opaque operators' subgraphs define: ONNX names are unique across scopes.
+    for (const auto& [id, payload] : payloads_) {
+      std::vector<std::string> inner;
+      add_subgraph_definitions(payload.node(), inner);
+      used_.insert(inner.begin(), inner.end());
+    }
     for (const Node& node : graph_.nodes()) {
       if (node.op == Op::kInput) used_.insert(node.name);
     }
@@ -381,6 +388,18 @@ class Exporter {
       if (next >= ins.size()) throw node_error(n, "the opaque operator lost an input");
       in = ins[next++];
     }
+    // Outer-scope reads of its subgraphs name this graph's tensors as exported.
+    std::map<std::string, std::string> outer;
+    for (const std::string& name : payload.captured()) {
+      if (outer.count(name)) continue;
+      if (!payload.graph_input(name)) {
+        outer[name] = constant_names.at(name);
+        continue;
+      }
+      if (next >= ins.size()) throw node_error(n, "the opaque operator lost an input");
+      outer[name] = ins[next++];
+    }
+    rename_outer_names(copy, outer);
     std::size_t k = 0;
     for (auto& out : *copy.mutable_output()) {
       if (out.empty()) continue;

@@ -16,7 +16,9 @@
 #include "frontend/onnx_importer.hpp"
 #include "frontend/onnx_markers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
+#include "frontend/onnx_outer_names.hpp"
 #include "frontend/onnx_tensor.hpp"
+#include "frontend/onnx_topological_sort.hpp"
 #include "frontend/weight_folding.hpp"
 #include "support/error.hpp"
 #include "tensor/shape_inference.hpp"
@@ -378,10 +380,18 @@ void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
   opaque.name = node_name_;
   opaque.op = Op::kOpaque;
   std::vector<onnx::NodeProto> embedded;  // empty constants travel inside the payload
-  for (const auto& in : node.input()) {
+  // The node's inputs, then the outer-scope names its subgraphs read (If branches and Loop bodies
+  // reading weights or activations of this graph): inputs of the opaque operator too.
+  const std::vector<std::string> captured = outer_names(node);
+  std::vector<std::string> reads(node.input().begin(), node.input().end());
+  reads.insert(reads.end(), captured.begin(), captured.end());
+  for (const auto& in : reads) {
     if (in.empty()) continue;
     const auto init = initializers_.find(in);
     if (init != initializers_.end() && empty_tensor(*init->second)) {
+      if (std::any_of(embedded.begin(), embedded.end(),
+                      [&](const onnx::NodeProto& constant) { return constant.output(0) == in; }))
+        continue;
       onnx::NodeProto constant;
       constant.set_op_type("Constant");
       constant.add_output(in);
@@ -398,7 +408,7 @@ void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
   opaque.opaque = std::make_shared<const tensor::OpaqueInfo>(tensor::OpaqueInfo{
       onnx_attr::default_domain(node.domain()) ? node.op_type()
                                                : node.domain() + "." + node.op_type(),
-      OpaquePayload::print(node, std::move(embedded), model_.opset_import())});
+      OpaquePayload::print(node, std::move(embedded), model_.opset_import(), captured)});
   const NodeId id = add_node(std::move(opaque));
   for (std::uint32_t k = 0; k < outputs.size(); ++k) bind(outputs[k], {id, k});
 }
@@ -426,6 +436,7 @@ tensor::Graph graph_from_onnx(std::string_view bytes, const std::string& file,
     throw Error("not a valid ONNX model (the protobuf does not parse: truncated or corrupt?)",
                 SourceLocation::at(file));
   if (!model.has_graph()) throw Error("the ONNX model has no graph", SourceLocation::at(file));
+  sort_topologically(*model.mutable_graph());
   for (const auto& [name, dims] : input_shapes) {
     onnx::ValueInfoProto* input = nullptr;
     for (auto& candidate : *model.mutable_graph()->mutable_input())

@@ -19,8 +19,10 @@ std::optional<OpaquePayload> OpaquePayload::parse(const std::string& text) {
 
 std::string OpaquePayload::print(
     const onnx::NodeProto& node, std::vector<onnx::NodeProto> embedded,
-    const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& opset_imports) {
+    const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& opset_imports,
+    const std::vector<std::string>& captured) {
   onnx::FunctionProto function;
+  for (const auto& name : captured) function.add_input(name);
   for (auto& constant : embedded) *function.add_node() = std::move(constant);
   *function.add_node() = node;
   *function.mutable_opset_import() = opset_imports;

@@ -25,12 +25,53 @@ namespace {
 using dnnl_lowering::Operand;
 using dnnl_lowering::Step;
 
-void require_float32(const Node& node) {
-  for (const TensorType& type : node.outputs) {
-    if (type.dtype != DType::kFloat32)
-      throw node_error(
-          node, fmt::format("the oneDNN executor runs float32 tensors only, '{}' is {}", node.name,
-                            type_string(type)));
+// oneDNN's operators run float32 tensors. Tensors of other element types (bool masks, int64
+// indices and shapes) live in host buffers of float64 values (exact for every integer up to 2^53),
+// which only graph inputs and outputs and the opaque operators run on the host read and write.
+bool on_host(DType dtype) {
+  return dtype != DType::kFloat32;
+}
+
+void require_float32(const Node& node, const Graph& graph) {
+  auto check = [&](const TensorType& type, const char* what) {
+    if (on_host(type.dtype))
+      throw node_error(node, fmt::format("the oneDNN executor runs {} '{}' on float32 tensors only, "
+                                         "{} is {}",
+                                         op_name(node.op), node.name, what, type_string(type)));
+  };
+  for (const TensorRef& in : node.inputs) check(graph.type_of(in), "an input");
+  for (const TensorType& type : node.outputs) check(type, "an output");
+}
+
+// A host buffer for `shape`'s float64 values: described to oneDNN as twice as many floats.
+dnnl::memory::desc host_desc(const Shape& shape) {
+  return dnnl_lowering::plain_desc({2 * std::max<std::int64_t>(numel(shape), 1)});
+}
+
+dnnl::memory::desc desc_for(const TensorType& type) {
+  return on_host(type.dtype) ? host_desc(type.shape) : dnnl_lowering::plain_desc(type.shape);
+}
+
+// Reads a tensor of `type` from its memory (a float32 one, or a host buffer).
+Tensor read_typed(const dnnl::memory& memory, const TensorType& type) {
+  Tensor out(type.shape);
+  if (on_host(type.dtype)) {
+    const auto* data = static_cast<const double*>(memory.get_data_handle());
+    std::copy(data, data + out.data.size(), out.data.begin());
+  } else {
+    const auto* data = static_cast<const float*>(memory.get_data_handle());
+    std::copy(data, data + out.data.size(), out.data.begin());
+  }
+  return out;
+}
+
+void write_typed(const dnnl::memory& memory, DType dtype, const Tensor& value) {
+  if (on_host(dtype)) {
+    std::copy(value.data.begin(), value.data.end(), static_cast<double*>(memory.get_data_handle()));
+  } else {
+    std::transform(value.data.begin(), value.data.end(),
+                   static_cast<float*>(memory.get_data_handle()),
+                   [](double v) { return static_cast<float>(v); });
   }
 }
 
@@ -41,13 +82,6 @@ dnnl::memory float_memory(const dnnl::engine& engine, ExecutorArena& arena, cons
   std::transform(value.data.begin(), value.data.end(), data,
                  [](double v) { return static_cast<float>(v); });
   return memory;
-}
-
-Tensor read_memory(const dnnl::memory& memory, const Shape& shape) {
-  const auto* data = static_cast<const float*>(memory.get_data_handle());
-  Tensor out(shape);
-  std::copy(data, data + out.data.size(), out.data.begin());
-  return out;
 }
 
 // The distinct nodes whose outputs `node` reads.
@@ -128,11 +162,11 @@ class BufferReuse {
 struct DnnlExecutor::State {
   struct InputSlot {
     std::string name;
-    Shape shape;
+    TensorType type;
     dnnl::memory memory;
   };
   struct OutputSlot {
-    Shape shape;
+    TensorType type;
     dnnl::memory memory;
   };
 
@@ -206,8 +240,9 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
     const NodeId id = order[position];
     if (!needed[id]) continue;
     const Node& node = graph.node(id);
-    // Weight-only nodes are computed in float64 here; only run-time tensors must be float32.
-    if (!weight_only[id]) require_float32(node);
+    // Weight-only nodes are computed in float64 here; only what oneDNN runs must be float32.
+    if (!weight_only[id] && node.op != Op::kInput && node.op != Op::kOpaque)
+      require_float32(node, graph);
     if (weight_only[id]) {
       if (node.op == Op::kWeight) {
         std::optional<Tensor> generated;
@@ -247,9 +282,9 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       continue;
     }
     if (node.op == Op::kInput) {
-      dnnl::memory memory = dnnl_lowering::in_arena(
-          dnnl_lowering::plain_desc(node.outputs[0].shape), state.engine, state.arena);
-      state.inputs.push_back({node.name, node.outputs[0].shape, memory});
+      dnnl::memory memory =
+          dnnl_lowering::in_arena(desc_for(node.outputs[0]), state.engine, state.arena);
+      state.inputs.push_back({node.name, node.outputs[0], memory});
       values[id] = {memory};
       continue;
     }
@@ -262,13 +297,13 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
       reuse.start();
       std::vector<dnnl::memory> outputs;
       for (const TensorType& type : node.outputs)
-        outputs.push_back(dnnl_lowering::in_arena_for_run(dnnl_lowering::plain_desc(type.shape),
-                                                          state.engine, state.arena));
+        outputs.push_back(
+            dnnl_lowering::in_arena_for_run(desc_for(type), state.engine, state.arena));
       // Run-time inputs are read from their buffers; weight-only ones are the exact float64
       // values (e.g. int64 slice bounds, which float32 cannot hold).
       struct HostInput {
         dnnl::memory memory;
-        Shape shape;
+        TensorType type;
         std::optional<Tensor> constant;
       };
       std::vector<HostInput> inputs;
@@ -276,16 +311,15 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
         if (weight_only[in.node])
           inputs.push_back({{}, {}, folded[in.node].at(in.output)});
         else
-          inputs.push_back({memory_of(in), graph.type_of(in).shape, std::nullopt});
+          inputs.push_back({memory_of(in), graph.type_of(in), std::nullopt});
       }
       if (!state.graph) state.graph = std::make_shared<const Graph>(graph);
-      std::vector<Shape> output_shapes;
-      for (const TensorType& type : node.outputs) output_shapes.push_back(type.shape);
+      const std::vector<TensorType> output_types = node.outputs;
       auto host = [graph = state.graph, id, evaluate = options.opaque_evaluator, inputs, outputs,
-                   output_shapes] {
+                   output_types] {
         std::vector<Tensor> args;
         for (const HostInput& in : inputs)
-          args.push_back(in.constant ? *in.constant : read_memory(in.memory, in.shape));
+          args.push_back(in.constant ? *in.constant : read_typed(in.memory, in.type));
         std::vector<Tensor> results;
         try {
           results = evaluate(*graph, id, args);
@@ -293,12 +327,10 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
           throw error.located(SourceLocation::at_node(graph->node(id).name));
         }
         for (std::size_t k = 0; k < outputs.size(); ++k) {
-          if (k >= results.size() || results[k].shape != output_shapes[k])
+          if (k >= results.size() || results[k].shape != output_types[k].shape)
             throw node_error(graph->node(id),
                              "the opaque evaluator gave values of the wrong shape");
-          auto* data = static_cast<float*>(outputs[k].get_data_handle());
-          std::transform(results[k].data.begin(), results[k].data.end(), data,
-                         [](double v) { return static_cast<float>(v); });
+          write_typed(outputs[k], output_types[k].dtype, results[k]);
         }
       };
       state.steps.push_back({Step{}, std::move(host)});
@@ -323,8 +355,13 @@ DnnlExecutor::DnnlExecutor(const Graph& graph, const ExecutorOptions& options)
                                          node.name, type_string(node.outputs[0]), error.what()));
     }
   }
-  for (const GraphOutput& out : graph.outputs())
-    state.outputs.push_back({graph.type_of(out.tensor).shape, memory_of(out.tensor)});
+  // A weight-only output was converted to float32 (memory_of); a run-time one has its type's
+  // memory.
+  for (const GraphOutput& out : graph.outputs()) {
+    TensorType type = graph.type_of(out.tensor);
+    if (weight_only[out.tensor.node]) type.dtype = DType::kFloat32;
+    state.outputs.push_back({type, memory_of(out.tensor)});
+  }
 }
 
 DnnlExecutor::~DnnlExecutor() = default;
@@ -338,15 +375,13 @@ void DnnlExecutor::set_inputs(const std::map<std::string, Tensor>& inputs) {
     if (found == inputs.end())
       throw Error(fmt::format("no value given for input '{}'", slot.name), where);
     const Tensor& value = found->second;
-    if (value.shape != slot.shape ||
+    if (value.shape != slot.type.shape ||
         value.data.size() != static_cast<std::size_t>(numel(value.shape)))
       throw Error(
           fmt::format("input '{}' has shape {} ({} values), the graph declares {}", slot.name,
-                      shape_string(value.shape), value.data.size(), shape_string(slot.shape)),
+                      shape_string(value.shape), value.data.size(), shape_string(slot.type.shape)),
           where);
-    auto* data = static_cast<float*>(slot.memory.get_data_handle());
-    std::transform(value.data.begin(), value.data.end(), data,
-                   [](double v) { return static_cast<float>(v); });
+    write_typed(slot.memory, slot.type.dtype, value);
   }
 }
 
@@ -366,7 +401,7 @@ std::vector<Tensor> DnnlExecutor::outputs() const {
   std::vector<Tensor> results;
   results.reserve(state_->outputs.size());
   for (const State::OutputSlot& slot : state_->outputs)
-    results.push_back(read_memory(slot.memory, slot.shape));
+    results.push_back(read_typed(slot.memory, slot.type));
   return results;
 }
 

@@ -1,4 +1,6 @@
-// The oneDNN CPU executor: runs a validated Graph in float32 with oneDNN primitives. Building it
+// The oneDNN CPU executor: runs a validated Graph in float32 with oneDNN primitives (tensors of
+// other element types, such as bool masks and int64 indices, are held exactly on the host, where
+// graph inputs, outputs and opaque operators read and write them). Building it
 // pre-computes the weight-only subgraphs once (with the reference kernels, as TASO folds them),
 // allocates every tensor and creates every primitive; a run then only copies the inputs in,
 // executes the primitives in order and copies the outputs out, so repeated runs (end-to-end
@@ -32,14 +34,15 @@ class DnnlExecutor {
  public:
   // Prepares `graph` (only the nodes its outputs need). Throws mctsat::Error naming the node for
   // an operator the executor cannot run (opaque without an opaque evaluator, noop, a kernel
-  // transform of a run-time tensor, what oneDNN rejects), a tensor that is not float32 and a weight
-  // without values (and no seed).
+  // transform of a run-time tensor, what oneDNN rejects), a catalog operator reading or writing a
+  // run-time tensor that is not float32 and a weight without values (and no seed).
   explicit DnnlExecutor(const tensor::Graph& graph, const ExecutorOptions& options = {});
   ~DnnlExecutor();
   DnnlExecutor(DnnlExecutor&&) noexcept;
   DnnlExecutor& operator=(DnnlExecutor&&) noexcept;
 
-  // Copies the inputs (by input node name, rounded to float32) into the executor's buffers. Throws
+  // Copies the inputs (by input node name, float32 ones rounded to float32) into the executor's
+  // buffers. Throws
   // mctsat::Error at the input node for a missing input or one of the wrong shape; entries that
   // name no needed input are ignored.
   void set_inputs(const std::map<std::string, tensor::Tensor>& inputs);

@@ -14,6 +14,8 @@ packages=(
   clang libclang-rt-14-dev
   python3-dev pybind11-dev python3-pytest
   slurm-wlm munge
+  # PyTorch 1.13 and torchvision 0.14 export the real-model corpus (tests/data/export-torch-models.py).
+  python3-torch python3-torchvision
 )
 
 missing=()

@@ -141,7 +141,14 @@ std::map<std::string, Tensor> random_inputs(const Graph& graph, std::uint64_t se
   check_graph_fits_in_memory(graph, sizeof(double), "the random inputs", true);
   std::map<std::string, Tensor> inputs;
   for (const Node& node : graph.nodes()) {
-    if (node.op == Op::kInput) inputs[node.name] = random_tensor(leaf_shape(node), seed, node.name);
+    if (node.op != Op::kInput) continue;
+    Tensor value = random_tensor(leaf_shape(node), seed, node.name);
+    if (node.leaf_dtype == DType::kBool)
+      for (double& v : value.data) v = v > 0 ? 1.0 : 0.0;
+    else if (node.leaf_dtype != DType::kFloat32 && node.leaf_dtype != DType::kFloat16 &&
+             node.leaf_dtype != DType::kFloat64)
+      for (double& v : value.data) v = std::round(v);
+    inputs[node.name] = std::move(value);
   }
   return inputs;
 }

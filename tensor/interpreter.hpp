@@ -41,7 +41,10 @@ struct InterpretOptions {
 std::vector<Tensor> interpret(const Graph& graph, const std::map<std::string, Tensor>& inputs,
                               const InterpretOptions& options = {});
 
-// Deterministic pseudo-random values for every input node of `graph`, one stream per input name.
+// Deterministic pseudo-random values for every input node of `graph`, one stream per input name:
+// uniform in [-1, 1) for floating-point inputs, rounded to the nearest integer (-1, 0, 1) for
+// integer ones (valid indices of any axis, negative ones counting from the end), and 1 where the
+// value is positive, else 0, for bool ones.
 std::map<std::string, Tensor> random_inputs(const Graph& graph, std::uint64_t seed);
 
 // A tensor of `shape` with values in [-1, 1) from std::mt19937_64 seeded with a mix of `seed` and

@@ -1,0 +1,118 @@
+// The fast subset of the PyTorch corpus (tests/data/torch-models.tsv, rows marked fast: exported
+// by the CTest fixture `torch_models` with tests/data/export-torch-models.py into
+// build/test-models/torch) end to end: every model imports with its inputs' shapes, optimizes with
+// `--check` and exports with `-o`, and ONNX Runtime (onnxruntime-node, the fixture `onnxruntime`)
+// gives the original and the optimized file equal outputs (study/ort-compare.cjs). When PyTorch is
+// missing, or the npm registry unreachable, the fixtures say so in a file: this test prints the
+// reason and exits with 77 (skipped).
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kModelsDir = MCTSAT_TORCH_MODELS_DIR;
+const fs::path kOrtDir = MCTSAT_ONNXRUNTIME_DIR;
+const fs::path kManifest = fs::path(MCTSAT_SOURCE_DIR) / "tests" / "data" / "torch-models.tsv";
+const fs::path kOrtCompare = fs::path(MCTSAT_SOURCE_DIR) / "study" / "ort-compare.cjs";
+
+struct TorchModel {
+  std::string id, group;
+  bool fast = false;
+  std::vector<std::string> inputs;  // NAME=DTYPE:DIMS[:FILL], as ort-compare.cjs reads them
+  fs::path path() const { return kModelsDir / (id + ".onnx"); }
+  // mctsat's --input-shape options for the inputs (last on a command line: they take every value
+  // after them).
+  std::string shape_options() const {
+    std::string options;
+    for (const std::string& input : inputs) {
+      const auto equals = input.rfind('=');
+      const std::string name = input.substr(0, equals);
+      std::stringstream parts(input.substr(equals + 1));
+      std::string dtype, dims;
+      std::getline(parts, dtype, ':');
+      std::getline(parts, dims, ':');
+      options += " --input-shape '" + name + "=" + dims + "'";
+    }
+    return options;
+  }
+};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, separator);) parts.push_back(part);
+  return parts;
+}
+
+std::vector<TorchModel> manifest() {
+  std::vector<TorchModel> models;
+  std::ifstream file(kManifest);
+  for (std::string line; std::getline(file, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> cells = split(line, '\t');
+    REQUIRE_MESSAGE(cells.size() == 6, line);
+    models.push_back({cells[0], cells[1], cells[2] == "yes", split(cells[4], ';')});
+  }
+  return models;
+}
+
+std::string quoted(const fs::path& path) {
+  return "'" + path.string() + "'";
+}
+
+}  // namespace
+
+TEST_CASE("the manifest: 20+ models, 5+ transformers, 8+ CNNs, 2+ recurrent, a fast subset") {
+  int transformers = 0, cnns = 0, recurrent = 0, fast = 0;
+  const auto models = manifest();
+  for (const TorchModel& model : models) {
+    transformers += model.group == "transformer" || model.group == "vit";
+    cnns += model.group == "cnn";
+    recurrent += model.group == "recurrent";
+    fast += model.fast;
+  }
+  CHECK(models.size() >= 20);
+  CHECK(transformers >= 5);
+  CHECK(cnns >= 8);
+  CHECK(recurrent >= 2);
+  CHECK(fast >= 3);
+}
+
+TEST_CASE("the fast PyTorch models import, optimize with --check, export, and agree in ORT") {
+  skip_if_unavailable(kModelsDir, "the PyTorch corpus");
+  skip_if_unavailable(kOrtDir, "ONNX Runtime");
+  const Scratch scratch("mctsat-torch-models");
+  for (const TorchModel& model : manifest()) {
+    if (!model.fast) continue;
+    CAPTURE(model.id);
+    REQUIRE_MESSAGE(fs::exists(model.path()), model.path().string());
+    const std::string options = model.shape_options();
+    // Imports (`show` prints its operators).
+    CHECK(!operator_line(quoted(model.path()) + options).empty());
+    // Optimizes (greedy keeps the test short; the strategies are tested elsewhere) with the
+    // numeric check, and writes ONNX.
+    const fs::path optimized = scratch.dir / (model.id + "-optimized.onnx");
+    require_check_passed(run_mctsat("optimize " + quoted(model.path()) +
+                                    " --strategy greedy --check -o " + quoted(optimized) + options));
+    // ONNX Runtime runs both files on the same inputs: equal outputs.
+    std::string ort = "node " + quoted(kOrtCompare) + " --ort " + quoted(kOrtDir) +
+                      " --rounds 1 " + quoted(model.path()) + " " + quoted(optimized);
+    for (const std::string& input : model.inputs) ort += " --input '" + input + "'";
+    const CliResult compared = run_shell(ort);
+    INFO(compared.output);
+    CHECK(compared.status == 0);
+    const auto report = nlohmann::json::parse(compared.output, nullptr, false);
+    REQUIRE(!report.is_discarded());
+    CHECK(report["passed"] == true);
+  }
+}
