@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/onnx_control_flow.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_reference_ops.hpp"
 #include "frontend/onnx_tensor.hpp"
@@ -82,8 +83,23 @@ std::vector<tensor::Tensor> evaluate(PreparedCache& cache, const tensor::Graph& 
         OnnxValue{values[next], graph.type_of(node.inputs[next]).dtype};
     ++next;
   }
+  // The values of the outer-scope names its subgraphs read follow the node's own inputs.
+  std::map<std::string, OnnxValue> outer;
+  for (const std::string& name : prepared.payload.captured()) {
+    if (!prepared.payload.graph_input(name)) {
+      outer[name] = prepared.embedded.at(name);
+      continue;
+    }
+    if (next >= values.size())
+      throw Error(fmt::format("opaque operator '{}' lacks the values its subgraphs read", type));
+    outer[name] = OnnxValue{values[next], graph.type_of(node.inputs[next]).dtype};
+    ++next;
+  }
+  const std::int64_t opset = prepared.payload.default_opset();
   std::vector<tensor::Tensor> results;
-  for (auto& out : evaluate_onnx_node(onnx_node, prepared.payload.default_opset(), inputs))
+  for (auto& out : onnx_control_flow_op(onnx_node)
+                       ? evaluate_control_flow(onnx_node, opset, inputs, outer)
+                       : evaluate_onnx_node(onnx_node, opset, inputs))
     if (out) results.push_back(std::move(out->value));
   return results;
 }

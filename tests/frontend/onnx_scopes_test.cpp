@@ -1,7 +1,8 @@
 // ONNX graph scopes on import and export: files whose nodes are not in topological order (ONNX
 // Runtime runs them) are sorted on import, and If and Loop nodes whose subgraphs read values of
 // the enclosing graph (weights, activations) keep those values and name them correctly on export,
-// so that the written file passes the ONNX checker and imports back to the same graph.
+// so that the written file passes the ONNX checker and imports back to the same graph; the opaque
+// evaluator runs them with those values.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 
 #include "frontend/onnx_export.hpp"
 #include "frontend/onnx_import.hpp"
+#include "frontend/onnx_opaque_evaluator.hpp"
 #include "frontend/onnx_topological_sort.hpp"
 #include "tensor/interpreter.hpp"
 #include "tests/frontend/onnx_builders.hpp"
@@ -209,4 +211,31 @@ TEST_CASE("a Loop whose body reads an outer-scope weight exports a valid file") 
   const onnx::ModelProto written = exported(graph);
   CHECK(has_initializer(written.graph(), "w"));
   CHECK(ops_of(frontend::graph_from_onnx(bytes_of(written), "loop-again")) == ops_of(graph));
+}
+
+TEST_CASE("the opaque evaluator runs If and Loop with the outer values their subgraphs read") {
+  const tensor::Tensor x({2, 3}, {-1, 2, -3, 4, -5, 6});
+  std::vector<double> w;
+  for (int i = 0; i < 6; ++i) w.push_back(0.01f * static_cast<float>(i % 17) - 0.05f);
+  const auto options = frontend::with_onnx_opaque_evaluator({});
+
+  const tensor::Graph if_graph =
+      frontend::graph_from_onnx(bytes_of(if_reading_outer_values()), "if");
+  for (const double cond : {1.0, 0.0}) {
+    CAPTURE(cond);
+    const auto y = tensor::interpret(if_graph, {{"x", x}, {"cond", tensor::Tensor({}, cond)}},
+                                     options);
+    REQUIRE(y.size() == 1);
+    for (std::size_t i = 0; i < 6; ++i) {
+      const double relu = std::max(x.data[i], 0.0);
+      CHECK(y[0].data[i] == doctest::Approx(cond != 0 ? relu + w[i] : relu * w[i]));
+    }
+  }
+
+  const tensor::Graph loop_graph =
+      frontend::graph_from_onnx(bytes_of(loop_reading_outer_values()), "loop");
+  const auto y = tensor::interpret(loop_graph, {{"x", x}}, options);
+  REQUIRE(y.size() == 1);
+  for (std::size_t i = 0; i < 6; ++i)
+    CHECK(y[0].data[i] == doctest::Approx(std::max(x.data[i], 0.0) + 3 * w[i]));
 }
