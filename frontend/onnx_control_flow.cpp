@@ -65,8 +65,8 @@ std::vector<std::optional<OnnxValue>> run_if(const onnx::NodeProto& node,
     throw Error("If needs a condition of one element");
   const bool taken = inputs[0]->value.data[0] != 0;
   std::vector<std::optional<OnnxValue>> outputs;
-  for (auto& value : run_graph(subgraph(node, taken ? "then_branch" : "else_branch"), {}, scope,
-                               limits))
+  for (auto& value :
+       run_graph(subgraph(node, taken ? "then_branch" : "else_branch"), {}, scope, limits))
     outputs.emplace_back(std::move(value));
   return outputs;
 }
@@ -77,7 +77,8 @@ std::vector<std::optional<OnnxValue>> run_loop(const onnx::NodeProto& node,
   const onnx::GraphProto& body = subgraph(node, "body");
   if (inputs.size() < 2) throw Error("Loop needs its trip count and condition inputs");
   const auto scalar = [](const std::optional<OnnxValue>& v, const char* what) {
-    if (v && v->value.data.size() != 1) throw Error(fmt::format("Loop's {} must be one value", what));
+    if (v && v->value.data.size() != 1)
+      throw Error(fmt::format("Loop's {} must be one value", what));
     return v ? std::optional<double>(v->value.data[0]) : std::nullopt;
   };
   const std::optional<double> trips = scalar(inputs[0], "trip count");
@@ -107,20 +108,18 @@ std::vector<std::optional<OnnxValue>> run_loop(const onnx::NodeProto& node,
   }
   std::vector<std::optional<OnnxValue>> outputs(carried.begin(), carried.end());
   for (auto& values : scanned) {
-    if (values.empty())
-      throw Error("Loop ran no iteration, so its scan outputs have no shape");
+    if (values.empty()) throw Error("Loop ran no iteration, so its scan outputs have no shape");
     tensor::Shape shape = values[0].value.shape;
     shape.insert(shape.begin(), static_cast<std::int64_t>(values.size()));
     if (tensor::numel(shape) > limits.elements)
-      throw Error(fmt::format("Loop's scan output would hold more than {} elements",
-                              limits.elements));
+      throw Error(
+          fmt::format("Loop's scan output would hold more than {} elements", limits.elements));
     OnnxValue stacked{tensor::Tensor(shape), values[0].dtype};
     stacked.value.data.clear();
     for (const auto& v : values) {
       if (v.value.shape != values[0].value.shape)
         throw Error("Loop's scan output changes shape between iterations");
-      stacked.value.data.insert(stacked.value.data.end(), v.value.data.begin(),
-                                v.value.data.end());
+      stacked.value.data.insert(stacked.value.data.end(), v.value.data.begin(), v.value.data.end());
     }
     outputs.emplace_back(std::move(stacked));
   }

@@ -28,8 +28,7 @@ bool onnx_control_flow_op(const onnx::NodeProto& node);
 // running more than `max_iterations` times, and results of more than `element_limit` elements.
 std::vector<std::optional<OnnxValue>> evaluate_control_flow(
     const onnx::NodeProto& node, std::int64_t opset,
-    std::span<const std::optional<OnnxValue>> inputs,
-    const std::map<std::string, OnnxValue>& outer,
+    std::span<const std::optional<OnnxValue>> inputs, const std::map<std::string, OnnxValue>& outer,
     std::int64_t element_limit = kDefaultMaxElements, std::int64_t max_iterations = 1 << 20);
 
 }  // namespace mctsat::frontend

@@ -35,9 +35,10 @@ bool on_host(DType dtype) {
 void require_float32(const Node& node, const Graph& graph) {
   auto check = [&](const TensorType& type, const char* what) {
     if (on_host(type.dtype))
-      throw node_error(node, fmt::format("the oneDNN executor runs {} '{}' on float32 tensors only, "
-                                         "{} is {}",
-                                         op_name(node.op), node.name, what, type_string(type)));
+      throw node_error(node,
+                       fmt::format("the oneDNN executor runs {} '{}' on float32 tensors only, "
+                                   "{} is {}",
+                                   op_name(node.op), node.name, what, type_string(type)));
   };
   for (const TensorRef& in : node.inputs) check(graph.type_of(in), "an input");
   for (const TensorType& type : node.outputs) check(type, "an output");

@@ -103,10 +103,11 @@ TEST_CASE("the fast PyTorch models import, optimize with --check, export, and ag
     // numeric check, and writes ONNX.
     const fs::path optimized = scratch.dir / (model.id + "-optimized.onnx");
     require_check_passed(run_mctsat("optimize " + quoted(model.path()) +
-                                    " --strategy greedy --check -o " + quoted(optimized) + options));
+                                    " --strategy greedy --check -o " + quoted(optimized) +
+                                    options));
     // ONNX Runtime runs both files on the same inputs: equal outputs.
-    std::string ort = "node " + quoted(kOrtCompare) + " --ort " + quoted(kOrtDir) +
-                      " --rounds 1 " + quoted(model.path()) + " " + quoted(optimized);
+    std::string ort = "node " + quoted(kOrtCompare) + " --ort " + quoted(kOrtDir) + " --rounds 1 " +
+                      quoted(model.path()) + " " + quoted(optimized);
     for (const std::string& input : model.inputs) ort += " --input '" + input + "'";
     const CliResult compared = run_shell(ort);
     INFO(compared.output);

@@ -109,6 +109,6 @@ TEST_CASE("a catalog operator on a run-time int64 tensor is an error naming the 
   bool opaque = false;
   for (const tensor::Node& node : graph.nodes()) opaque = opaque || node.op == tensor::Op::kOpaque;
   if (opaque) return;  // the importer kept it opaque: the host runs it (the first test's case)
-  CHECK_THROWS_WITH_AS(runtime::DnnlExecutor(graph, options), doctest::Contains("float32 only"),
+  CHECK_THROWS_WITH_AS(runtime::DnnlExecutor(graph, options), doctest::Contains("float32 tensors only"),
                        Error);
 }

@@ -223,8 +223,8 @@ TEST_CASE("the opaque evaluator runs If and Loop with the outer values their sub
       frontend::graph_from_onnx(bytes_of(if_reading_outer_values()), "if");
   for (const double cond : {1.0, 0.0}) {
     CAPTURE(cond);
-    const auto y = tensor::interpret(if_graph, {{"x", x}, {"cond", tensor::Tensor({}, cond)}},
-                                     options);
+    const auto y =
+        tensor::interpret(if_graph, {{"x", x}, {"cond", tensor::Tensor({}, cond)}}, options);
     REQUIRE(y.size() == 1);
     for (std::size_t i = 0; i < 6; ++i) {
       const double relu = std::max(x.data[i], 0.0);
