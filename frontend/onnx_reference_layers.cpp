@@ -1,7 +1,9 @@
-// ONNX Conv and LSTM on concrete tensors (see onnx_reference_layers.hpp).
+// ONNX Conv, MaxPool, AveragePool and LSTM on concrete tensors (see onnx_reference_layers.hpp).
 #include "frontend/onnx_reference_layers.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -113,6 +115,93 @@ ReferenceOutputs reference_conv(const onnx::NodeProto& node, ReferenceInputs inp
              w.data[static_cast<std::size_t>(mo * w_strides[0] + kk)];
     }
     y.data[i] = rounded(sum, x.dtype);
+  }
+  ReferenceOutputs outputs;
+  outputs.emplace_back(OnnxValue{std::move(y), x.dtype});
+  return outputs;
+}
+
+ReferenceOutputs reference_pool(const onnx::NodeProto& node, ReferenceInputs inputs,
+                                std::int64_t element_limit) {
+  const bool max = node.op_type() == "MaxPool";
+  const char* op = max ? "MaxPool" : "AveragePool";
+  if (max && node.output_size() > 1 && !node.output(1).empty())
+    reject("MaxPool: the Indices output is not supported");
+  const OnnxValue& x = required(inputs, 0, op);
+  const Shape& xs = x.value.shape;
+  if (xs.size() < 3) reject(fmt::format("{}: the input must have rank 3 or more", op));
+  const std::size_t dims = xs.size() - 2;
+  const auto kernel =
+      onnx_attr::get_ints(node, "kernel_shape").value_or(std::vector<std::int64_t>{});
+  if (kernel.size() != dims) reject(fmt::format("{}: kernel_shape must have {} values", op, dims));
+  auto per_axis = [&](const char* name, std::int64_t fill) {
+    auto values = onnx_attr::get_ints(node, name).value_or(std::vector<std::int64_t>(dims, fill));
+    if (values.size() != dims) reject(fmt::format("{}: {} must have {} values", op, name, dims));
+    return values;
+  };
+  const auto strides = per_axis("strides", 1), dilations = per_axis("dilations", 1);
+  auto pads = onnx_attr::get_ints(node, "pads").value_or(std::vector<std::int64_t>(2 * dims, 0));
+  if (pads.size() != 2 * dims) reject(fmt::format("{}: pads must have {} values", op, 2 * dims));
+  const bool ceil_mode = onnx_attr::get_int(node, "ceil_mode", 0) != 0;
+  const bool include_pad = onnx_attr::get_int(node, "count_include_pad", 0) != 0;
+  const std::string auto_pad = onnx_attr::get_string(node, "auto_pad", "NOTSET");
+  Shape out_shape = {xs[0], xs[1]};
+  for (std::size_t a = 0; a < dims; ++a) {
+    const std::int64_t in = xs[2 + a];
+    if (strides[a] <= 0 || dilations[a] <= 0 || kernel[a] <= 0)
+      reject(fmt::format("{}: kernel_shape, strides and dilations must be > 0", op));
+    const std::int64_t k = (kernel[a] - 1) * dilations[a] + 1;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      const std::int64_t out = (in + strides[a] - 1) / strides[a];
+      const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * strides[a] + k - in);
+      pads[a] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pads[dims + a] = total - pads[a];
+    } else if (auto_pad == "VALID") {
+      pads[a] = pads[dims + a] = 0;
+    }
+    const std::int64_t span = in + pads[a] + pads[dims + a] - k;
+    if (span < 0) reject(fmt::format("{}: the window is larger than the padded input", op));
+    std::int64_t out = (ceil_mode ? (span + strides[a] - 1) / strides[a] : span / strides[a]) + 1;
+    if (ceil_mode && (out - 1) * strides[a] >= in + pads[a]) --out;
+    out_shape.push_back(out);
+  }
+  Tensor y = limited_tensor(out_shape, element_limit, op);
+  std::vector<std::int64_t> out_strides(out_shape.size(), 1), in_strides(xs.size(), 1);
+  for (std::size_t d = out_shape.size(); d-- > 1;) {
+    out_strides[d - 1] = out_strides[d] * out_shape[d];
+    in_strides[d - 1] = in_strides[d] * xs[d];
+  }
+  std::int64_t window = 1;
+  for (auto k : kernel) window *= k;
+  std::vector<std::int64_t> out_at(dims);
+  for (std::size_t i = 0; i < y.data.size(); ++i) {
+    std::int64_t rest = static_cast<std::int64_t>(i) % out_strides[1];
+    const std::int64_t plane = static_cast<std::int64_t>(i) / out_strides[1];  // n * C + c
+    for (std::size_t a = 0; a < dims; ++a) {
+      out_at[a] = rest / out_strides[2 + a];
+      rest %= out_strides[2 + a];
+    }
+    double result = max ? -std::numeric_limits<double>::infinity() : 0.0;
+    std::int64_t counted = 0;
+    for (std::int64_t w = 0; w < window; ++w) {
+      std::int64_t r = w, at = plane * in_strides[1];
+      bool inside = true, in_padding = true;
+      for (std::size_t a = dims; a-- > 0;) {
+        const std::int64_t ka = r % kernel[a];
+        r /= kernel[a];
+        const std::int64_t pos = out_at[a] * strides[a] + ka * dilations[a] - pads[a];
+        inside = inside && pos >= 0 && pos < xs[2 + a];
+        in_padding = in_padding && pos >= -pads[a] && pos < xs[2 + a] + pads[dims + a];
+        at += pos * in_strides[2 + a];
+      }
+      if (inside) {
+        const double v = x.value.data[static_cast<std::size_t>(at)];
+        result = max ? std::max(result, v) : result + v;
+      }
+      counted += inside || (include_pad && in_padding);
+    }
+    if (!max) result = counted > 0 ? result / static_cast<double>(counted) : 0.0;
+    y.data[i] = rounded(result, x.dtype);
   }
   ReferenceOutputs outputs;
   outputs.emplace_back(OnnxValue{std::move(y), x.dtype});

@@ -1,5 +1,6 @@
 // The ONNX reference operators for network layers the catalog cannot express and the importer
-// keeps opaque: Conv of any rank (1-D audio front ends, dilations, odd pads) and LSTM. Part of
+// keeps opaque: Conv of any rank (1-D audio front ends, dilations, odd pads), MaxPool and
+// AveragePool (ceil_mode, odd pads) and LSTM. Part of
 // onnx_reference_ops (which lists them in its table); same conventions: float64 values with an
 // element type, mctsat::Error without a location for inputs the operator does not accept or for
 // uses it does not support ("not supported" in the message). Internal to frontend/.
@@ -33,6 +34,11 @@ inline const OnnxValue* optional_input(ReferenceInputs inputs, std::size_t k) {
 
 // Conv: N-D, groups, strides, dilations, explicit or automatic pads, optional bias.
 ReferenceOutputs reference_conv(const onnx::NodeProto& node, ReferenceInputs inputs,
+                                std::int64_t element_limit);
+// MaxPool and AveragePool: N-D, strides, explicit or automatic pads, ceil_mode (a last window
+// must start inside the input or its leading padding), dilations (MaxPool), count_include_pad
+// (AveragePool: padding cells count, cells past the padding do not); not MaxPool's Indices output.
+ReferenceOutputs reference_pool(const onnx::NodeProto& node, ReferenceInputs inputs,
                                 std::int64_t element_limit);
 // LSTM (layout 0): forward, reverse or bidirectional, with bias, initial states and peepholes;
 // the default activations only, no clip, no input_forget, full-length sequences.

@@ -930,6 +930,10 @@ const std::map<std::string, Evaluator>& table() {
       {"ConvTranspose", plain(conv_transpose)},
       {"Conv", [](const NodeProto& n, std::int64_t,
                   Inputs in) { return reference_conv(n, in, max_elements); }},
+      {"MaxPool", [](const NodeProto& n, std::int64_t,
+                     Inputs in) { return reference_pool(n, in, max_elements); }},
+      {"AveragePool", [](const NodeProto& n, std::int64_t,
+                         Inputs in) { return reference_pool(n, in, max_elements); }},
       {"LSTM", [](const NodeProto& n, std::int64_t,
                   Inputs in) { return reference_lstm(n, in, max_elements); }},
   };

@@ -1,0 +1,63 @@
+// The reference MaxPool and AveragePool (what the importer keeps opaque: ceil_mode, odd pads) on
+// small inputs worked out by hand: window sizes, the ceil_mode rule, padding counted or not.
+#include <optional>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
+
+#include "frontend/onnx_reference_ops.hpp"
+#include "tests/frontend/onnx_builders.hpp"
+
+using namespace mctsat;
+
+namespace {
+
+// 0, 1, 2, ... in a 1x1xHxW tensor.
+frontend::OnnxValue iota(std::int64_t h, std::int64_t w) {
+  std::vector<double> values;
+  for (std::int64_t i = 0; i < h * w; ++i) values.push_back(static_cast<double>(i));
+  return {tensor::Tensor({1, 1, h, w}, values), tensor::DType::kFloat32};
+}
+
+tensor::Tensor run(const onnx::NodeProto& node, const frontend::OnnxValue& x) {
+  const std::vector<std::optional<frontend::OnnxValue>> inputs = {x};
+  auto outputs = frontend::evaluate_onnx_node(node, 13, inputs);
+  REQUIRE(outputs.size() == 1);
+  REQUIRE(outputs[0].has_value());
+  return outputs[0]->value;
+}
+
+onnx::NodeProto pool(const char* type) {
+  onnx::GraphProto g;
+  return *add_node(g, type, {"x"}, {"y"});
+}
+
+}  // namespace
+
+TEST_CASE("MaxPool with ceil_mode keeps the partial last window (googlenet's pools)") {
+  onnx::NodeProto node = pool("MaxPool");
+  set_ints(&node, "kernel_shape", {2, 2});
+  set_ints(&node, "strides", {2, 2});
+  set_int(&node, "ceil_mode", 1);
+  const tensor::Tensor y = run(node, iota(5, 5));
+  CHECK(y.shape == tensor::Shape{1, 1, 3, 3});
+  CHECK(y.data == std::vector<double>{6, 8, 9, 16, 18, 19, 21, 23, 24});
+  set_int(&node, "ceil_mode", 0);
+  node.mutable_attribute()->erase(node.mutable_attribute()->end() - 2);  // the first ceil_mode
+  CHECK(run(node, iota(5, 5)).shape == tensor::Shape{1, 1, 2, 2});
+}
+
+TEST_CASE("AveragePool counts padding cells only with count_include_pad") {
+  onnx::NodeProto node = pool("AveragePool");
+  set_ints(&node, "kernel_shape", {3, 3});
+  set_ints(&node, "pads", {1, 1, 1, 1});
+  const tensor::Tensor excluded = run(node, iota(3, 3));
+  REQUIRE(excluded.shape == tensor::Shape{1, 1, 3, 3});
+  CHECK(excluded.data[0] == doctest::Approx((0 + 1 + 3 + 4) / 4.0));
+  CHECK(excluded.data[4] == doctest::Approx(4.0));
+  set_int(&node, "count_include_pad", 1);
+  const tensor::Tensor included = run(node, iota(3, 3));
+  CHECK(included.data[0] == doctest::Approx((0 + 1 + 3 + 4) / 9.0));
+  CHECK(included.data[4] == doctest::Approx(4.0));
+}
