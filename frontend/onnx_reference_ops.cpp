@@ -184,6 +184,43 @@ Outputs where(const NodeProto& node, Inputs inputs) {
 
 // --- shape and data movement -------------------------------------------------------------------
 
+// ScatterND: data with the slices `indices` address replaced by (or, with reduction add or mul,
+// combined with) updates; in index order, so a repeated index keeps the last update.
+Outputs scatter_nd(const NodeProto& node, Inputs inputs) {
+  const OnnxValue& data = required(inputs, 0, node);
+  const Tensor& indices = required(inputs, 1, node).value;
+  const Tensor& updates = required(inputs, 2, node).value;
+  const Shape& in = data.value.shape;
+  if (indices.shape.empty()) reject("ScatterND: indices must have rank 1 or more");
+  const auto k = static_cast<std::size_t>(indices.shape.back());
+  if (k < 1 || k > in.size()) reject("ScatterND: the index length must be 1 to the data's rank");
+  std::int64_t slice = 1;
+  for (std::size_t d = k; d < in.size(); ++d) slice *= in[d];
+  const std::size_t count = indices.data.size() / k;
+  if (updates.data.size() != count * static_cast<std::size_t>(slice))
+    reject("ScatterND: updates do not match the indices and the data");
+  const std::string reduction = onnx_attr::get_string(node, "reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul")
+    reject(fmt::format("ScatterND: reduction '{}' is not supported", reduction));
+  Tensor out = data.value;
+  for (std::size_t n = 0; n < count; ++n) {
+    std::int64_t offset = 0;
+    for (std::size_t d = 0; d < k; ++d) {
+      auto i = static_cast<std::int64_t>(indices.data[n * k + d]);
+      if (i < 0) i += in[d];
+      if (i < 0 || i >= in[d]) reject("ScatterND: an index is out of range");
+      offset = offset * in[d] + i;
+    }
+    for (std::int64_t e = 0; e < slice; ++e) {
+      double& target = out.data[static_cast<std::size_t>(offset * slice + e)];
+      const double update =
+          updates.data[n * static_cast<std::size_t>(slice) + static_cast<std::size_t>(e)];
+      target = reduction == "add" ? target + update : reduction == "mul" ? target * update : update;
+    }
+  }
+  return one({std::move(out), data.dtype});
+}
+
 Tensor int_tensor(const std::vector<std::int64_t>& values) {
   Tensor t(Shape{static_cast<std::int64_t>(values.size())});
   for (std::size_t i = 0; i < values.size(); ++i) t.data[i] = static_cast<double>(values[i]);
@@ -874,6 +911,7 @@ const std::map<std::string, Evaluator>& table() {
       {"ConstantOfShape", plain(constant_of_shape)},
       {"Range", plain(range)},
       {"Where", plain(where)},
+      {"ScatterND", plain(scatter_nd)},
       {"Add", binary_op([](double a, double b, bool) { return a + b; })},
       {"Sub", binary_op([](double a, double b, bool) { return a - b; })},
       {"Mul", binary_op([](double a, double b, bool) { return a * b; })},
@@ -881,6 +919,21 @@ const std::map<std::string, Evaluator>& table() {
          if (integer && b == 0) reject("Div: integer division by zero");
          return integer ? std::trunc(a / b) : a / b;
        })},
+      // Mod: the sign of the divisor (fmod = 0, integers) or of the dividend (fmod = 1, C's fmod).
+      {"Mod",
+       [](const NodeProto& node, std::int64_t, Inputs inputs) {
+         const bool c_fmod = onnx_attr::get_int(node, "fmod", 0) != 0;
+         return variadic(
+             node, inputs,
+             [c_fmod](double a, double b, bool integer) {
+               if (integer && b == 0) reject("Mod: integer division by zero");
+               if (c_fmod) return std::fmod(a, b);
+               if (!integer) reject("Mod: fmod = 0 on floating-point values is not allowed");
+               const double r = std::fmod(a, b);
+               return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+             },
+             false);
+       }},
       {"Pow", binary_op([](double a, double b, bool) { return std::pow(a, b); })},
       {"Min", binary_op([](double a, double b, bool) { return std::min(a, b); })},
       {"Max", binary_op([](double a, double b, bool) { return std::max(a, b); })},
