@@ -1,4 +1,5 @@
-// ONNX Conv, MaxPool, AveragePool and LSTM on concrete tensors (see onnx_reference_layers.hpp).
+// ONNX Conv, MaxPool, AveragePool, LSTM and GRU on concrete tensors (see
+// onnx_reference_layers.hpp).
 #include "frontend/onnx_reference_layers.hpp"
 
 #include <algorithm>
@@ -300,6 +301,92 @@ ReferenceOutputs reference_lstm(const onnx::NodeProto& node, ReferenceInputs inp
   outputs.emplace_back(OnnxValue{std::move(y), x.dtype});
   outputs.emplace_back(OnnxValue{std::move(y_h), x.dtype});
   outputs.emplace_back(OnnxValue{std::move(y_c), x.dtype});
+  return outputs;
+}
+
+ReferenceOutputs reference_gru(const onnx::NodeProto& node, ReferenceInputs inputs,
+                               std::int64_t element_limit) {
+  const OnnxValue& x = required(inputs, 0, "GRU");
+  const Tensor &w = required(inputs, 1, "GRU").value, &r = required(inputs, 2, "GRU").value;
+  const OnnxValue *b = optional_input(inputs, 3), *lens = optional_input(inputs, 4),
+                  *h0 = optional_input(inputs, 5);
+  if (onnx_attr::get_int(node, "layout", 0) != 0) reject("GRU: layout 1 is not supported");
+  if (onnx_attr::find(node, "clip") || onnx_attr::find(node, "activations"))
+    reject("GRU: clip and other activations are not supported");
+  const bool linear_before_reset = onnx_attr::get_int(node, "linear_before_reset", 0) != 0;
+  const std::string direction = onnx_attr::get_string(node, "direction", "forward");
+  const std::int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  if (x.value.shape.size() != 3) reject("GRU: X must be [seq, batch, input]");
+  const std::int64_t seq = x.value.shape[0], batch = x.value.shape[1], in = x.value.shape[2];
+  const std::int64_t hidden = onnx_attr::get_int(node, "hidden_size", r.shape.back());
+  if (w.shape != Shape{dirs, 3 * hidden, in} || r.shape != Shape{dirs, 3 * hidden, hidden})
+    reject("GRU: W or R does not match hidden_size and the input");
+  if (lens)
+    for (double v : lens->value.data)
+      if (static_cast<std::int64_t>(v) != seq) reject("GRU: sequence_lens is not supported");
+  Tensor y = limited_tensor({seq, dirs, batch, hidden}, element_limit, "GRU");
+  Tensor y_h({dirs, batch, hidden});
+  auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+  for (std::int64_t d = 0; d < dirs; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    std::vector<double> h(static_cast<std::size_t>(batch * hidden), 0.0);
+    if (h0)
+      for (std::int64_t i = 0; i < batch * hidden; ++i)
+        h[static_cast<std::size_t>(i)] =
+            h0->value.data.at(static_cast<std::size_t>(d * batch * hidden + i));
+    // Gate g (z, r, h) row j: the input part with W's bias, the recurrent part with R's.
+    auto input_part = [&](std::int64_t t, std::int64_t bi, std::int64_t g, std::int64_t j) {
+      const std::int64_t row = g * hidden + j;
+      double sum = b ? b->value.data.at(static_cast<std::size_t>(d * 6 * hidden + row)) : 0.0;
+      for (std::int64_t k = 0; k < in; ++k)
+        sum += w.data[static_cast<std::size_t>((d * 3 * hidden + row) * in + k)] *
+               x.value.data[static_cast<std::size_t>((t * batch + bi) * in + k)];
+      return sum;
+    };
+    auto recurrent_part = [&](const std::vector<double>& state, std::int64_t bi, std::int64_t g,
+                              std::int64_t j) {
+      const std::int64_t row = g * hidden + j;
+      double sum =
+          b ? b->value.data.at(static_cast<std::size_t>(d * 6 * hidden + 3 * hidden + row)) : 0.0;
+      for (std::int64_t k = 0; k < hidden; ++k)
+        sum += r.data[static_cast<std::size_t>((d * 3 * hidden + row) * hidden + k)] *
+               state[static_cast<std::size_t>(bi * hidden + k)];
+      return sum;
+    };
+    for (std::int64_t step = 0; step < seq; ++step) {
+      const std::int64_t t = reverse ? seq - 1 - step : step;
+      std::vector<double> next(h.size());
+      for (std::int64_t bi = 0; bi < batch; ++bi) {
+        // The reset gate of every unit first: without linear_before_reset, r (.) H feeds R_h.
+        std::vector<double> reset(static_cast<std::size_t>(hidden)), gated(h.size());
+        for (std::int64_t j = 0; j < hidden; ++j)
+          reset[static_cast<std::size_t>(j)] =
+              sigmoid(input_part(t, bi, 1, j) + recurrent_part(h, bi, 1, j));
+        for (std::int64_t j = 0; j < hidden; ++j)
+          gated[static_cast<std::size_t>(bi * hidden + j)] =
+              reset[static_cast<std::size_t>(j)] * h[static_cast<std::size_t>(bi * hidden + j)];
+        for (std::int64_t j = 0; j < hidden; ++j) {
+          const double z = sigmoid(input_part(t, bi, 0, j) + recurrent_part(h, bi, 0, j));
+          const double candidate = std::tanh(
+              input_part(t, bi, 2, j) + (linear_before_reset ? reset[static_cast<std::size_t>(j)] *
+                                                                   recurrent_part(h, bi, 2, j)
+                                                             : recurrent_part(gated, bi, 2, j)));
+          const double previous = h[static_cast<std::size_t>(bi * hidden + j)];
+          next[static_cast<std::size_t>(bi * hidden + j)] = (1 - z) * candidate + z * previous;
+        }
+      }
+      h = std::move(next);
+      for (std::int64_t i = 0; i < batch * hidden; ++i)
+        y.data[static_cast<std::size_t>(((t * dirs + d) * batch) * hidden + i)] =
+            rounded(h[static_cast<std::size_t>(i)], x.dtype);
+    }
+    for (std::int64_t i = 0; i < batch * hidden; ++i)
+      y_h.data[static_cast<std::size_t>(d * batch * hidden + i)] =
+          rounded(h[static_cast<std::size_t>(i)], x.dtype);
+  }
+  ReferenceOutputs outputs;
+  outputs.emplace_back(OnnxValue{std::move(y), x.dtype});
+  outputs.emplace_back(OnnxValue{std::move(y_h), x.dtype});
   return outputs;
 }
 

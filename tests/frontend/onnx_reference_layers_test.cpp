@@ -1,5 +1,7 @@
-// The reference MaxPool and AveragePool (what the importer keeps opaque: ceil_mode, odd pads) on
-// small inputs worked out by hand: window sizes, the ceil_mode rule, padding counted or not.
+// The reference MaxPool, AveragePool (what the importer keeps opaque: ceil_mode, odd pads) and GRU
+// on small inputs worked out by hand: window sizes, the ceil_mode rule, padding counted or not;
+// the GRU's gates in both of ONNX's forms (linear_before_reset, PyTorch's, or not).
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -61,4 +63,38 @@ TEST_CASE("AveragePool counts padding cells only with count_include_pad") {
   const tensor::Tensor included = run(node, iota(3, 3));
   CHECK(included.data[0] == doctest::Approx((0 + 1 + 3 + 4) / 9.0));
   CHECK(included.data[4] == doctest::Approx(4.0));
+}
+
+TEST_CASE("GRU: one unit over two steps, with and without linear_before_reset") {
+  // W = [1, 1, 1] (z, r, h), R = [0.5, 0.5, 0.5], biases 0 but R's for h: 0.25; x = [1, 2].
+  const auto value = [](tensor::Shape shape, std::vector<double> values) {
+    return std::optional<frontend::OnnxValue>(frontend::OnnxValue{
+        tensor::Tensor(std::move(shape), std::move(values)), tensor::DType::kFloat64});
+  };
+  const std::vector<std::optional<frontend::OnnxValue>> inputs = {
+      value({2, 1, 1}, {1, 2}), value({1, 3, 1}, {1, 1, 1}), value({1, 3, 1}, {0.5, 0.5, 0.5}),
+      value({1, 6}, {0, 0, 0, 0, 0, 0.25})};
+  const auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+  for (const int linear_before_reset : {0, 1}) {
+    CAPTURE(linear_before_reset);
+    onnx::GraphProto g;
+    onnx::NodeProto node = *add_node(g, "GRU", {"x", "w", "r", "b"}, {"y", "y_h"});
+    set_int(&node, "hidden_size", 1);
+    set_int(&node, "linear_before_reset", linear_before_reset);
+    const auto outputs = frontend::evaluate_onnx_node(node, 14, inputs);
+    REQUIRE(outputs.size() == 2);
+    double h = 0;
+    std::vector<double> expected;
+    for (const double x : {1.0, 2.0}) {
+      const double z = sigmoid(x + 0.5 * h), r = sigmoid(x + 0.5 * h);
+      const double candidate =
+          std::tanh(x + (linear_before_reset ? r * (0.5 * h + 0.25) : 0.5 * (r * h) + 0.25));
+      h = (1 - z) * candidate + z * h;
+      expected.push_back(h);
+    }
+    REQUIRE(outputs[0]->value.shape == tensor::Shape{2, 1, 1, 1});
+    CHECK(outputs[0]->value.data[0] == doctest::Approx(expected[0]));
+    CHECK(outputs[0]->value.data[1] == doctest::Approx(expected[1]));
+    CHECK(outputs[1]->value.data[0] == doctest::Approx(expected[1]));
+  }
 }
