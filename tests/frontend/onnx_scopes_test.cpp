@@ -8,7 +8,6 @@
 #include <vector>
 
 #include <doctest/doctest.h>
-#include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
 
 #include "frontend/onnx_export.hpp"
@@ -118,11 +117,12 @@ onnx::ModelProto loop_reading_outer_values() {
   return model;
 }
 
-// Exports `graph`, checks the file with the ONNX checker, and returns it.
+// Exports `graph` (graph_to_onnx runs the ONNX checker on the file and throws if it fails).
 onnx::ModelProto exported(const tensor::Graph& graph) {
+  std::string bytes;
+  REQUIRE_NOTHROW(bytes = frontend::graph_to_onnx(graph, "scopes"));
   onnx::ModelProto written;
-  REQUIRE(written.ParseFromString(frontend::graph_to_onnx(graph, "scopes")));
-  CHECK_NOTHROW(onnx::checker::check_model(written));
+  REQUIRE(written.ParseFromString(bytes));
   return written;
 }
 
@@ -152,10 +152,8 @@ TEST_CASE("sorting an ONNX graph: stable, and a no-op on a sorted graph") {
   frontend::sort_topologically(*sorted.mutable_graph());
   CHECK(node_outputs(sorted.graph()) == std::vector<std::string>{"a", "b", "y"});
   onnx::ModelProto reversed = chain({2, 1, 0});
-  CHECK_THROWS(onnx::checker::check_model(reversed));
   frontend::sort_topologically(*reversed.mutable_graph());
   CHECK(node_outputs(reversed.graph()) == std::vector<std::string>{"a", "b", "y"});
-  CHECK_NOTHROW(onnx::checker::check_model(reversed));
 
   // Independent nodes keep their file order; an If comes after what its branches read.
   onnx::ModelProto model = if_reading_outer_values();
