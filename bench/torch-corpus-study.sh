@@ -52,7 +52,8 @@ grep -v '^#' "$manifest" | while IFS="$(printf '\t')" read -r id group _fast _op
   if [ -f "$out/$id.onnx" ]; then
     set --
     for spec in $(echo "$inputs" | tr ';' ' '); do set -- "$@" --input "$spec"; done
-    node "$here/study/ort-compare.cjs" --ort "$ort" --rounds "$rounds" "$model" "$out/$id.onnx" \
+    node "$here/study/ort-compare.cjs" --ort "$ort" --rounds "$rounds" --reference-level disabled \
+      "$model" "$out/$id.onnx" \
       "$@" >"$out/$id.ort.json" 2>"$out/$id.ort.log" || true
   fi
 done
