@@ -3,7 +3,8 @@
 // stop reason and the rules used; optionally writes the optimized graph and a JSON report, and
 // checks numerically that the optimized graph computes the same outputs, and measures the real
 // speedup on this CPU with oneDNN (--measure). The optimization itself is the session every front
-// end runs (study/optimize_session.hpp); this file parses its flags and prints its report.
+// end runs (study/optimize_session.hpp); this file parses its flags and prints its report. An ONNX
+// output passes the never-slower guard when ONNX Runtime is configured (--guard, --onnxruntime).
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -22,10 +23,22 @@
 #include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "search/strategies.hpp"
+#include "study/onnxruntime_cost_model.hpp"
 #include "study/optimize_session.hpp"
+#include "support/enum_names.hpp"
 
 namespace mctsat::cli {
 namespace {
+
+// When the never-slower guard runs: auto, for an ONNX output (-o .onnx) when ONNX Runtime is
+// configured (--onnxruntime or MCTSAT_ONNXRUNTIME); onnxruntime, for an ONNX output, and ONNX
+// Runtime must be configured; off, never.
+enum class GuardMode { kAuto, kOnnxRuntime, kOff };
+constexpr EnumNames<GuardMode, 3> kGuardModeNames{{
+    {GuardMode::kAuto, "auto"},
+    {GuardMode::kOnnxRuntime, "onnxruntime"},
+    {GuardMode::kOff, "off"},
+}};
 
 struct OptimizeCliOptions {
   std::string model;
@@ -42,6 +55,8 @@ struct OptimizeCliOptions {
   double tolerance = 1e-6;
   std::uint64_t check_seed = 1;
   double progress_interval = 10;  // seconds between progress lines off a terminal
+  GuardMode guard = GuardMode::kAuto;
+  int guard_rounds = study::OnnxRuntimeMeasureOptions{}.rounds;
 };
 
 void print_optimize_report(const search::OptimizeReport& report) {
@@ -173,6 +188,23 @@ void add_optimize_command(CLI::App& app) {
                    "cores)")
       ->check(thread_count())
       ->needs(measure);
+  command
+      ->add_option_function<std::string>(
+          "--guard",
+          [options](const std::string& name) {
+            options->guard = parse_name(kGuardModeNames, name, "--guard mode");
+          },
+          "The never-slower guard for an ONNX output (-o .onnx): ONNX Runtime runs the original "
+          "and the optimized model, interleaved, and the optimized one is written only when its "
+          "outputs agree and it is faster beyond the noise, else the original. auto: when ONNX "
+          "Runtime is configured; onnxruntime: required; off: never")
+      ->check(CLI::IsMember(names_of(kGuardModeNames)))
+      ->default_str("auto");
+  command
+      ->add_option("--guard-rounds", options->guard_rounds,
+                   "The guard: timed rounds, each runs both models once")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   command->add_flag("--verify-rules", options->verify_rules,
                     "Verify the rules first (cached); refuse to run with one that fails");
   command->add_flag("--json", options->json, "Print the report as JSON");
@@ -191,10 +223,31 @@ void add_optimize_command(CLI::App& app) {
     session_options.graph_path = o.output;
     session_options.report_path = o.report_path;
     session_options.egraph_path = o.export_egraph;
+    // The guard, set up before the search so that a missing ONNX Runtime fails at once.
+    const bool onnx_output = o.output.ends_with(".onnx");
+    if (o.guard == GuardMode::kOnnxRuntime && !onnx_output)
+      throw Error("--guard onnxruntime: the guard checks an ONNX output: give -o FILE.onnx");
+    if (onnx_output && o.guard != GuardMode::kOff) {
+      const std::string dir = study::onnxruntime_dir(o.cost.onnxruntime);
+      if (!dir.empty() || o.guard == GuardMode::kOnnxRuntime) {
+        study::require_onnxruntime(dir, SourceLocation{},
+                                   "the never-slower guard (--guard) runs ONNX Runtime");
+        study::SessionGuard guard{dir, {}, ""};
+        guard.measure.rounds = o.guard_rounds;
+        guard.measure.seed = o.check_seed;
+        // The model file itself is the baseline, unless inputs were made constants.
+        if (o.model.ends_with(".onnx") && o.model_options.input_values.empty())
+          guard.original_file = o.model;
+        session_options.guard = guard;
+      }
+    }
     study::check_session_options(session_options);
     const tensor::Graph graph = o.model_options.load(o.model);
     const dsl::RuleSet rules = study::selected_rules(o.rule_paths, o.selection, o.verify_rules);
     const auto model = o.cost.make();
+    // ONNX Runtime's costs: the model's own operators timed in one node process, not one each.
+    if (const auto* ort = dynamic_cast<const study::OnnxRuntimeCostModel*>(model.get()))
+      ort->prefetch(graph);
     const search::StrategyTraits& strategy = search::strategy_traits(o.search.strategy);
     const study::SessionResult session = [&] {
       // The line is erased when the session ends, before the report is printed.
@@ -209,6 +262,14 @@ void add_optimize_command(CLI::App& app) {
       std::cout << report.to_json().dump(2) << '\n';
     } else if (!o.quiet) {
       print_optimize_report(report);
+      if (report.guard)
+        std::cout << fmt::format("  guard           ONNX Runtime ({}): keeps the {} graph: {}\n",
+                                 (*report.guard)["baseline"].get<std::string>(),
+                                 (*report.guard)["decision"].get<std::string>(),
+                                 (*report.guard)["reason"].get<std::string>());
+      else if (onnx_output && !session_options.guard)
+        std::cout << "  guard           off: ONNX Runtime is not configured (--onnxruntime DIR or "
+                     "MCTSAT_ONNXRUNTIME); the optimized graph is written unmeasured\n";
       if (report.written_graph == "original")
         std::cout << "  kept original   the optimized graph did not measure faster: " << o.output
                   << " gets the original graph\n";

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -59,6 +60,12 @@ class Canonicalizer {
     }
     for (Node& node : graph_.nodes()) {
       for (TensorRef& in : node.inputs) in = resolve(in);
+      // A bias or scale operand second: PyTorch writes Add(bias, x), tf2onnx Add(x, bias), the
+      // rules match the second form.
+      if ((node.op == Op::kEwAdd || node.op == Op::kEwMul) &&
+          graph_.node(node.inputs[0].node).op == Op::kWeight &&
+          graph_.node(node.inputs[1].node).op != Op::kWeight)
+        std::swap(node.inputs[0], node.inputs[1]);
     }
     Graph result;
     for (Node& node : graph_.nodes()) result.add_node(std::move(node));

@@ -7,6 +7,8 @@
 //     normalization parameters all have values is folded into the kernel and one bias add:
 //     conv2d(x, w) [+ b] -> batchnorm(scale, beta, mean, var)  becomes
 //     conv2d(x, w * s) + (b - mean) * s + beta, with s = scale / sqrt(var + 1e-5) per channel;
+//   - an elementwise add or multiply by a weight (a bias, a scale) takes the weight as its second
+//     operand, whichever order the exporter wrote (both are commutative with the same broadcast);
 //   - a relu, sigmoid or tanh that an exporter wrote for a fused activation (named by the caller;
 //     mctsat's ONNX exporter marks them) becomes the fused activation of its operand, a conv2d,
 //     matmul or pooling without one that nothing else reads, so an optimized model reads back at

@@ -19,6 +19,7 @@
 #include "support/stable_hash.hpp"
 #include "runtime/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
+#include "tensor/single_op_graph.hpp"
 #include "runtime/timed_execution.hpp"
 
 namespace mctsat::runtime {
@@ -30,37 +31,6 @@ namespace {
 // run-time inputs would add a per-run kernel reorder no model pays.
 bool weight_operand(Op op, std::size_t index) {
   return (op == Op::kConv2d && index == 1) || (op == Op::kBatchNorm && index >= 1);
-}
-
-Graph single_op_graph(const OpInstance& instance) {
-  constexpr std::uint64_t kSeed = 1;
-  Graph graph;
-  std::vector<TensorRef> operands;
-  for (std::size_t i = 0; i < instance.inputs.size(); ++i) {
-    Node leaf;
-    leaf.name = fmt::format("operand{}", i);
-    leaf.leaf_dtype = instance.inputs[i].dtype;
-    leaf.attrs = {instance.inputs[i].shape};
-    if (weight_operand(instance.op, i)) {
-      leaf.op = Op::kWeight;
-      Tensor value = random_tensor(instance.inputs[i].shape, kSeed, leaf.name);
-      // Positive batch-normalization variances keep the timed values finite.
-      if (instance.op == Op::kBatchNorm)
-        for (double& v : value.data) v = 1.5 + v;
-      leaf.value = std::make_shared<const Tensor>(std::move(value));
-    }
-    operands.push_back({graph.add_node(std::move(leaf)), 0});
-  }
-  Node node;
-  node.name = std::string(op_name(instance.op));
-  node.op = instance.op;
-  node.inputs = operands;
-  node.attrs = instance.attrs;
-  const NodeId id = graph.add_node(std::move(node));
-  for (std::uint32_t i = 0; i < instance.outputs.size(); ++i)
-    graph.add_output(fmt::format("out{}", i), {id, i});
-  graph.infer_and_validate();
-  return graph;
 }
 
 std::string cpu_model() {
@@ -124,7 +94,7 @@ double measure_op(const OpInstance& instance, const MeasureOptions& options) {
         fmt::format("measurement needs at least one timed run on at least one executor and no "
                     "negative warm-up, got {} runs on {} executors after {} warm-ups",
                     options.repeats, options.executors, options.warmup));
-  const Graph graph = single_op_graph(instance);
+  const Graph graph = single_op_graph(instance, weight_operand);
   const std::map<std::string, Tensor> inputs = random_inputs(graph, 1);
   const ExecutionClock clock = ExecutionClock::for_executor_threads();
   double fastest = std::numeric_limits<double>::infinity();

@@ -49,6 +49,7 @@ nlohmann::json OptimizeReport::to_json() const {
   report["kept_fallback"] = r.kept_fallback;
   if (check) report["check"] = *check;
   if (measured) report["measured"] = *measured;
+  if (guard) report["guard"] = *guard;
   if (written_graph) report["written_graph"] = *written_graph;
   return report;
 }

@@ -64,12 +64,12 @@ tensor::Graph with_weight_values(const tensor::Graph& graph, std::uint64_t seed)
   return out;
 }
 
-std::string input_spec(const tensor::Node& node) {
+}  // namespace
+
+std::string onnxruntime_input_spec(const tensor::Node& node) {
   return fmt::format("{}={}:{}", node.name, ort_dtype(node),
                      fmt::join(node.outputs.at(0).shape, ","));
 }
-
-}  // namespace
 
 std::string onnxruntime_dir(const std::string& option) {
   if (!option.empty()) return option;
@@ -77,19 +77,19 @@ std::string onnxruntime_dir(const std::string& option) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
-void require_onnxruntime(const std::string& dir, const SourceLocation& where) {
+void require_onnxruntime(const std::string& dir, const SourceLocation& where,
+                         std::string_view who) {
   if (dir.empty())
-    throw Error(fmt::format("the study measures in ONNX Runtime (\"measure_onnxruntime\"), but no "
-                            "folder holding node_modules/onnxruntime-node is given: {}",
-                            kHowToInstall),
+    throw Error(fmt::format("{}, but no folder holding node_modules/onnxruntime-node is given: {}",
+                            who, kHowToInstall),
                 where);
   const std::string check =
       "require(require('path').resolve(process.argv[1], 'node_modules', 'onnxruntime-node'))";
   const auto loaded = run_program({"node", "-e", check, dir});
   if (!loaded)
-    throw Error(fmt::format("the study measures in ONNX Runtime (\"measure_onnxruntime\"), which "
-                            "needs node (Debian's nodejs: scripts/install-deps.sh installs it); "
-                            "node is not on PATH"),
+    throw Error(fmt::format("{}, which needs node (Debian's nodejs: scripts/install-deps.sh "
+                            "installs it); node is not on PATH",
+                            who),
                 where);
   if (loaded->exit_code != 0) {
     // node's message: the line that names the error ("Error: Cannot find module ..."), not the
@@ -97,8 +97,7 @@ void require_onnxruntime(const std::string& dir, const SourceLocation& where) {
     std::string reason = loaded->err.substr(0, loaded->err.find('\n'));
     if (const auto at = loaded->err.find("Error: "); at != std::string::npos)
       reason = loaded->err.substr(at, loaded->err.find('\n', at) - at);
-    throw Error(fmt::format("the study measures in ONNX Runtime (\"measure_onnxruntime\"), but "
-                            "node cannot load onnxruntime-node from '{}' ({}): {}",
+    throw Error(fmt::format("{}, but node cannot load onnxruntime-node from '{}' ({}): {}", who,
                             dir, reason, kHowToInstall),
                 where);
   }
@@ -110,8 +109,9 @@ void write_compare_script(const std::string& path) {
 
 json measure_in_onnxruntime(const tensor::Graph& original, const tensor::Graph& optimized,
                             const OnnxRuntimeSetup& setup, const OnnxRuntimeMeasureOptions& options,
-                            const std::string& file_prefix) {
-  const std::string original_file = file_prefix + ".original.onnx";
+                            const std::string& file_prefix, const std::string& given_original) {
+  const std::string original_file =
+      given_original.empty() ? file_prefix + ".original.onnx" : given_original;
   const std::string optimized_file = file_prefix + ".optimized.onnx";
   struct RemoveFiles {
     std::vector<std::string> paths;
@@ -119,8 +119,11 @@ json measure_in_onnxruntime(const tensor::Graph& original, const tensor::Graph& 
       std::error_code ignored;
       for (const auto& path : paths) fs::remove(path, ignored);
     }
-  } cleanup{{original_file, optimized_file}};
-  frontend::save_model(with_weight_values(original, options.seed), original_file);
+  } cleanup{{optimized_file}};
+  if (given_original.empty()) {
+    cleanup.paths.push_back(original_file);
+    frontend::save_model(with_weight_values(original, options.seed), original_file);
+  }
   frontend::save_model(with_weight_values(optimized, options.seed), optimized_file);
 
   std::vector<std::string> argv = {"node",        setup.script,
@@ -132,7 +135,7 @@ json measure_in_onnxruntime(const tensor::Graph& original, const tensor::Graph& 
   for (const tensor::Node& node : original.nodes())
     if (node.op == tensor::Op::kInput) {
       argv.push_back("--input");
-      argv.push_back(input_spec(node));
+      argv.push_back(onnxruntime_input_spec(node));
     }
   const auto ran = run_program(argv);
   if (!ran) throw Error("ONNX Runtime: node is not on PATH (scripts/install-deps.sh installs it)");
@@ -146,8 +149,8 @@ json measure_in_onnxruntime(const tensor::Graph& original, const tensor::Graph& 
   report["engine"] = "onnxruntime";
   report["seed"] = options.seed;
   report["outputs_agree"] = report.value("passed", false);
-  report["faster"] = report.contains("paired_speedup_percent") &&
-                     report["paired_speedup_percent"].value("q1", 0.0) > 0;
+  report["faster"] = report.contains("paired_cpu_speedup_percent") &&
+                     report["paired_cpu_speedup_percent"].value("q1", 0.0) > 0;
   return report;
 }
 

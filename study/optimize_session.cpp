@@ -12,7 +12,9 @@
 #include "search/optimizer.hpp"
 #include "search/strategies.hpp"
 #include "support/error.hpp"
+#include "study/never_slower_guard.hpp"
 #include "support/files.hpp"
+#include "support/scratch_directory.hpp"
 #include "tensor/graph_stats.hpp"
 #include "verify/verifier.hpp"
 
@@ -82,13 +84,33 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   // Never slower by surprise: with a measurement, the output is the optimized graph only when it
   // measured faster; otherwise the input, and the report says so when a graph is written.
   session.output_is_original = report.measured && !(*report.measured)["faster"].get<bool>();
+  // The guard, for an ONNX output the optimizer changed (nothing to guard when it kept the input).
+  const bool guarded = options.guard && options.graph_path.ends_with(".onnx") &&
+                       !session.check_failed() && !session.output_is_original &&
+                       !report.result.kept_original;
+  if (guarded) {
+    const ScratchDirectory scratch("mctsat-guard");
+    OnnxRuntimeSetup setup{options.guard->onnxruntime_dir, scratch.file("ort-compare.cjs")};
+    write_compare_script(setup.script);
+    const GuardVerdict verdict =
+        guard_never_slower(graph, report.result.graph, options.guard->original_file, setup,
+                           options.guard->measure, scratch.file("guard"));
+    report.guard = verdict.report;
+    session.output_is_original = !verdict.keep_optimized;
+  }
   if (!options.graph_path.empty())
     report.written_graph = session.output_is_original ? "original" : "optimized";
   if (session.check_failed()) return session;
   std::vector<OutputFile> outputs;
+  // A kept original that came from an ONNX file is that file, byte for byte.
+  const bool original_bytes = session.output_is_original && options.guard &&
+                              !options.guard->original_file.empty() &&
+                              options.graph_path.ends_with(".onnx");
   if (!options.graph_path.empty())
-    outputs.push_back(
-        {options.graph_path, frontend::model_text(session.output(graph), options.graph_path)});
+    outputs.push_back({options.graph_path,
+                       original_bytes
+                           ? read_text_file(options.guard->original_file)
+                           : frontend::model_text(session.output(graph), options.graph_path)});
   if (!options.report_path.empty())
     outputs.push_back({options.report_path, report.to_json().dump(2) + "\n"});
   if (session.egraph && !options.egraph_path.empty())

@@ -7,7 +7,9 @@
 //   3. the numeric check of the optimized graph against the input (`check`), its measured speedup
 //      (`measure`);
 //   4. the output graph: the optimized one, or the input when it did not measure faster (never
-//      slower by surprise; the report's written_graph says which when a graph file is written);
+//      slower by surprise; the report's written_graph says which when a graph file is written),
+//      and, with `guard`, only when ONNX Runtime runs it faster beyond the noise
+//      (never_slower_guard.hpp; the report's guard holds both figures and the decision);
 //   5. the files, as a set (write_files_atomically), unless the check failed.
 //
 // A post-optimization step (a guard that measures and keeps the faster graph, an export) belongs
@@ -25,6 +27,7 @@
 #include "runtime/measured_speedup.hpp"
 #include "search/optimize_options.hpp"
 #include "search/optimize_report.hpp"
+#include "study/onnxruntime_measurement.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/graph.hpp"
 
@@ -40,10 +43,20 @@ struct SessionCheck {
   std::uint64_t seed = 1;   // the random inputs'
 };
 
+// The never-slower guard: ONNX Runtime's folder (the script is written to a scratch directory),
+// its rounds and seed, and the ONNX file the input was loaded from, run as the baseline and written
+// byte for byte when the original is kept (empty: mctsat's export of the input).
+struct SessionGuard {
+  std::string onnxruntime_dir;
+  OnnxRuntimeMeasureOptions measure;
+  std::string original_file;
+};
+
 struct SessionOptions {
   search::OptimizeOptions search;
   std::optional<SessionCheck> check;                      // compare outputs numerically
   std::optional<runtime::SpeedupMeasureOptions> measure;  // opaque operators run on the host
+  std::optional<SessionGuard> guard;  // applies when graph_path is an ONNX file
   bool export_egraph = false;  // keep the e-graph the final extractor sees (egraph_path implies it)
   // Files written, as a set, after every check passed; empty: not written. The flag names are
   // used in messages about them ("-o").
@@ -53,7 +66,8 @@ struct SessionOptions {
 
 struct SessionResult {
   search::OptimizeReport report;    // with check, measured and written_graph when they apply
-  bool output_is_original = false;  // the optimized graph did not measure faster
+  bool output_is_original = false;  // the optimized graph did not measure faster (or the guard
+                                     // kept the input)
   std::optional<egraph::SerializedEGraph> egraph;
   std::vector<std::string> written;  // the files written, in the order above
 

@@ -87,6 +87,25 @@ TEST_CASE("batch normalization folds into the convolution before it, with or wit
   }
 }
 
+TEST_CASE("a bias or scale weight becomes the second operand of its add or multiply") {
+  tensor::GraphBuilder b;
+  const auto x = b.input("x", {1, 4, 8});
+  const auto bias = b.weight("bias", {8}, values({8}, "bias"));
+  const auto scale = b.weight("scale", {8}, values({8}, "scale"));
+  const auto y = b.ewadd(bias, b.matmul(x, b.weight("w", {8, 8}, values({8, 8}, "w"))));
+  const auto z = b.ewmul(scale, y);
+  b.output("out", b.ewadd(z, b.ewmul(x, scale)));  // already in the canonical order, and two tensors
+  const tensor::Graph graph = std::move(b).finish();
+  const tensor::Graph canonical = frontend::to_canonical_forms(graph, {});
+  for (const tensor::Node& node : canonical.nodes()) {
+    if (node.op != Op::kEwAdd && node.op != Op::kEwMul) continue;
+    CAPTURE(node.name);
+    CHECK(canonical.node(node.inputs[0].node).op != Op::kWeight);
+  }
+  const auto inputs = tensor::random_inputs(graph, 5);
+  CHECK(tensor::interpret(canonical, inputs) == tensor::interpret(graph, inputs));
+}
+
 TEST_CASE("batch normalization stays where the convolution's kernel has no values or is shared") {
   tensor::GraphBuilder b;
   const auto x = b.input("x", {1, 3, 6, 6});
