@@ -15,12 +15,12 @@
 #include <fmt/format.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "runtime/dnnl_executor.hpp"
+#include "runtime/timed_execution.hpp"
 #include "support/error.hpp"
 #include "support/stable_hash.hpp"
-#include "runtime/dnnl_executor.hpp"
 #include "tensor/interpreter.hpp"
 #include "tensor/single_op_graph.hpp"
-#include "runtime/timed_execution.hpp"
 
 namespace mctsat::runtime {
 

@@ -38,10 +38,10 @@ struct OptimizeReport {
 =======
   // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, iteration_name,
   // stop_reason, rules_used [{rule, count}], extraction {status, dag_cost_ms, gap, seconds,
-  // detail}, kept_original, optimized_operators, check, measured, guard and written_graph when present;
-  // for mcts: mcts
-  // {seed, simulations, reward_extractions, memo_hits, threads, batch, stop_without_gain,
-  // tie_break, cpu_seconds, simulation_cpu_seconds, critical_cpu_seconds, scheduled_cpu_seconds
+  // detail}, kept_original, optimized_operators, check, measured, guard and written_graph when
+  // present; for mcts: mcts {seed, simulations, reward_extractions, memo_hits, threads, batch,
+  // stop_without_gain, tie_break, cpu_seconds, simulation_cpu_seconds, critical_cpu_seconds,
+  // scheduled_cpu_seconds
   // {"2", "4", "8": seconds}, steps [{rule, mean_value, cost_ms, nodes}]}; for taso: taso {alpha,
   // budget, explored, candidates, queued, cyclic, cpu_seconds, parallel_cpu_seconds, threads} (also
   // for mcts with a taso graph, plus best_explored and cost_ms); kept_fallback: the result is the

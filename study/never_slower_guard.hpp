@@ -18,8 +18,8 @@ namespace mctsat::study {
 
 struct GuardVerdict {
   bool keep_optimized = false;
-  std::string reason;        // one line for a person: why this graph is kept
-  nlohmann::json report;     // "decision", "reason", "baseline" and the measurement (or "error")
+  std::string reason;     // one line for a person: why this graph is kept
+  nlohmann::json report;  // "decision", "reason", "baseline" and the measurement (or "error")
 };
 
 // `original_file`: the ONNX file the model was loaded from, run as the baseline exactly as the

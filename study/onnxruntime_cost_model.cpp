@@ -81,7 +81,8 @@ json model_job(const tensor::Graph& graph, const std::string& path) {
   for (const tensor::Node& node : graph.nodes())
     if (node.op == Op::kInput) {
       inputs.push_back(onnxruntime_input_spec(node));
-      bytes += tensor::numel(node.outputs.at(0).shape) * tensor::dtype_bytes(node.outputs.at(0).dtype);
+      bytes +=
+          tensor::numel(node.outputs.at(0).shape) * tensor::dtype_bytes(node.outputs.at(0).dtype);
     }
   for (const tensor::GraphOutput& out : graph.outputs()) {
     const tensor::TensorType& type = graph.type_of(out.tensor);
@@ -155,12 +156,13 @@ void OnnxRuntimeCostModel::measure(std::vector<Pending>& pending) const {
     write_compare_script(script);
   }
   json jobs = {{"warmup", kWarmup}, {"runs", kRuns}};
-  jobs["overhead"] = {model_job(overhead_graph(1), scratch.file("overhead-small.onnx")),
-                      model_job(overhead_graph(std::int64_t{1} << 20),
-                                scratch.file("overhead-large.onnx"))};
+  jobs["overhead"] = {
+      model_job(overhead_graph(1), scratch.file("overhead-small.onnx")),
+      model_job(overhead_graph(std::int64_t{1} << 20), scratch.file("overhead-large.onnx"))};
   jobs["models"] = json::array();
   for (std::size_t i = 0; i < pending.size(); ++i)
-    jobs["models"].push_back(model_job(pending[i].graph, scratch.file(fmt::format("op{}.onnx", i))));
+    jobs["models"].push_back(
+        model_job(pending[i].graph, scratch.file(fmt::format("op{}.onnx", i))));
   const std::string jobs_file = scratch.file("jobs.json");
   std::ofstream(jobs_file) << jobs.dump();
   const auto ran = run_program({"node", script, "--ort", setup_.dir, "--time-ops", jobs_file});
@@ -184,9 +186,10 @@ double OnnxRuntimeCostModel::cost(const tensor::OpInstance& instance) const {
   if (tensor::signature(instance.op).view) return 0;
   if (!runnable(instance)) {
     if (fallback_) return fallback_->cost(instance);
-    throw Error(fmt::format("ONNX Runtime is not given {} here (catalog operators on float32 "
-                            "tensors only): add --cost-fallback",
-                            tensor::op_name(instance.op)));
+    throw Error(
+        fmt::format("ONNX Runtime is not given {} here (catalog operators on float32 "
+                    "tensors only): add --cost-fallback",
+                    tensor::op_name(instance.op)));
   }
   std::string key = tensor::cost_key(instance);
   std::lock_guard lock(mutex_);

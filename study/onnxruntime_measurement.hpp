@@ -51,14 +51,15 @@ struct OnnxRuntimeSetup {
 
 // Exports both graphs to `file_prefix`.original.onnx and .optimized.onnx, runs them, removes the
 // files. With `original_file` (an ONNX file whose graph inputs are `original`'s inputs), that file
-// is run as the original instead of the export of `original`: the model exactly as its user has it. Returns ort-compare.cjs's report (passed, outputs, onnxruntime versions, rounds,
-// original_ms and optimized_ms quartiles, optimized_over_original, speedup_percent of the medians,
+// is run as the original instead of the export of `original`: the model exactly as its user has it.
+// Returns ort-compare.cjs's report (passed, outputs, onnxruntime versions, rounds, original_ms and
+// optimized_ms quartiles, optimized_over_original, speedup_percent of the medians,
 // paired_speedup_percent quartiles, and the same by CPU time: original_cpu_ms, optimized_cpu_ms,
 // cpu_speedup_percent, paired_cpu_speedup_percent) with engine "onnxruntime", outputs_agree
 // (= passed) and faster (the paired speedups' lower quartile above zero, by CPU time: robust to
-// other processes' load, since ONNX Runtime runs on one thread here). Throws mctsat::Error (naming the node)
-// for a graph ONNX cannot express or an input type ONNX Runtime is not given here, and with
-// node's message when ONNX Runtime cannot load or run a model.
+// other processes' load, since ONNX Runtime runs on one thread here). Throws mctsat::Error (naming
+// the node) for a graph ONNX cannot express or an input type ONNX Runtime is not given here, and
+// with node's message when ONNX Runtime cannot load or run a model.
 nlohmann::json measure_in_onnxruntime(const tensor::Graph& original, const tensor::Graph& optimized,
                                       const OnnxRuntimeSetup& setup,
                                       const OnnxRuntimeMeasureOptions& options,

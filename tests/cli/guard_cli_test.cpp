@@ -63,8 +63,8 @@ TEST_CASE("the guard writes the optimized model when ONNX Runtime runs it faster
     {"name": "y", "op": "matmul", "inputs": ["xa", "b"], "attrs": {"act": 0}}],
     "outputs": ["y"]})";
   const std::string out = scratch.file("chain.onnx");
-  const json report = run_json("optimize '" + model + "' --strategy greedy -o '" + out +
-                               "'" + ort_option() + " --guard-rounds 10 --json");
+  const json report = run_json("optimize '" + model + "' --strategy greedy -o '" + out + "'" +
+                               ort_option() + " --guard-rounds 10 --json");
   CAPTURE(report["guard"].dump());
   REQUIRE(report["speedup_percent"].get<double>() > 0);
   CHECK(report["guard"]["measurement"]["outputs_agree"] == true);
@@ -80,10 +80,10 @@ TEST_CASE("the guard's mode is checked before the search") {
     CHECK(r.status == status);
     CHECK(contains(r.output, part));
   };
-  fails_with(run_mctsat("optimize demo -o '" + scratch.file("d.json") + "' --guard onnxruntime"),
-             1, "--guard onnxruntime: the guard checks an ONNX output");
-  fails_with(run_shell("MCTSAT_ONNXRUNTIME= " + std::string(MCTSAT_BINARY) +
-                       " optimize demo -o '" + scratch.file("d.onnx") + "' --guard onnxruntime"),
+  fails_with(run_mctsat("optimize demo -o '" + scratch.file("d.json") + "' --guard onnxruntime"), 1,
+             "--guard onnxruntime: the guard checks an ONNX output");
+  fails_with(run_shell("MCTSAT_ONNXRUNTIME= " + std::string(MCTSAT_BINARY) + " optimize demo -o '" +
+                       scratch.file("d.onnx") + "' --guard onnxruntime"),
              1, "no folder holding node_modules/onnxruntime-node");
   const CliResult unknown = run_mctsat("optimize demo --guard sometimes");
   CHECK(unknown.status >= 100);

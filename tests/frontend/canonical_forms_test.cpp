@@ -94,7 +94,8 @@ TEST_CASE("a bias or scale weight becomes the second operand of its add or multi
   const auto scale = b.weight("scale", {8}, values({8}, "scale"));
   const auto y = b.ewadd(bias, b.matmul(x, b.weight("w", {8, 8}, values({8, 8}, "w"))));
   const auto z = b.ewmul(scale, y);
-  b.output("out", b.ewadd(z, b.ewmul(x, scale)));  // already in the canonical order, and two tensors
+  b.output("out",
+           b.ewadd(z, b.ewmul(x, scale)));  // already in the canonical order, and two tensors
   const tensor::Graph graph = std::move(b).finish();
   const tensor::Graph canonical = frontend::to_canonical_forms(graph, {});
   for (const tensor::Node& node : canonical.nodes()) {
