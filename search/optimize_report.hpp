@@ -28,25 +28,12 @@ struct OptimizeReport {
 
   // Keys: model, operators, cost_model, strategy, extract, final_extract, options (every
   // registry option by name), original_cost_ms, optimized_cost_ms, speedup_percent,
-<<<<<<< HEAD
   // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, iteration_name
   // (the strategy's unit), stop_reason, rules_used [{rule, count}], extraction {status,
   // dag_cost_ms, gap, seconds, detail}, kept_original, kept_fallback (the result is the strategy's
-  // fallback graph: mcts's TASO pass's), optimized_operators, check, measured and written_graph
-  // when present, and the strategy's record's keys (mcts: "mcts", and "taso" with TASO's pass;
-  // taso: "taso"; search_records.hpp lists theirs).
-=======
-  // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, iteration_name,
-  // stop_reason, rules_used [{rule, count}], extraction {status, dag_cost_ms, gap, seconds,
-  // detail}, kept_original, optimized_operators, check, measured, guard and written_graph when
-  // present; for mcts: mcts {seed, simulations, reward_extractions, memo_hits, threads, batch,
-  // stop_without_gain, tie_break, cpu_seconds, simulation_cpu_seconds, critical_cpu_seconds,
-  // scheduled_cpu_seconds
-  // {"2", "4", "8": seconds}, steps [{rule, mean_value, cost_ms, nodes}]}; for taso: taso {alpha,
-  // budget, explored, candidates, queued, cyclic, cpu_seconds, parallel_cpu_seconds, threads} (also
-  // for mcts with a taso graph, plus best_explored and cost_ms); kept_fallback: the result is the
-  // strategy's fallback graph (mcts: TASO's).
->>>>>>> a025814 (WIP: never-slower guard (optimize -o .onnx measured in ONNX Runtime, kept only when faster beyond the noise by CPU time), rules/exporters (rank-2..4 projection merges with biases), bias operands second on import, --cost onnxruntime)
+  // fallback graph: mcts's TASO pass's), optimized_operators, check, measured, guard and
+  // written_graph when present, and the strategy's record's keys (mcts: "mcts", and "taso" with
+  // TASO's pass; taso: "taso"; search_records.hpp lists theirs).
   nlohmann::json to_json() const;
 };
 

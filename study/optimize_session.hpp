@@ -56,7 +56,7 @@ struct SessionOptions {
   search::OptimizeOptions search;
   std::optional<SessionCheck> check;                      // compare outputs numerically
   std::optional<runtime::SpeedupMeasureOptions> measure;  // opaque operators run on the host
-  std::optional<SessionGuard> guard;  // applies when graph_path is an ONNX file
+  std::optional<SessionGuard> guard;                      // applies when graph_path is an ONNX file
   bool export_egraph = false;  // keep the e-graph the final extractor sees (egraph_path implies it)
   // Files written, as a set, after every check passed; empty: not written. The flag names are
   // used in messages about them ("-o").
@@ -67,7 +67,7 @@ struct SessionOptions {
 struct SessionResult {
   search::OptimizeReport report;    // with check, measured and written_graph when they apply
   bool output_is_original = false;  // the optimized graph did not measure faster (or the guard
-                                     // kept the input)
+                                    // kept the input)
   std::optional<egraph::SerializedEGraph> egraph;
   std::vector<std::string> written;  // the files written, in the order above
 
