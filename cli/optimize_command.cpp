@@ -23,7 +23,6 @@
 #include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
 #include "search/strategies.hpp"
-#include "study/onnxruntime_cost_model.hpp"
 #include "study/optimize_session.hpp"
 #include "support/enum_names.hpp"
 
@@ -245,9 +244,6 @@ void add_optimize_command(CLI::App& app) {
     const tensor::Graph graph = o.model_options.load(o.model);
     const dsl::RuleSet rules = study::selected_rules(o.rule_paths, o.selection, o.verify_rules);
     const auto model = o.cost.make();
-    // ONNX Runtime's costs: the model's own operators timed in one node process, not one each.
-    if (const auto* ort = dynamic_cast<const study::OnnxRuntimeCostModel*>(model.get()))
-      ort->prefetch(graph);
     const search::StrategyTraits& strategy = search::strategy_traits(o.search.strategy);
     const study::SessionResult session = [&] {
       // The line is erased when the session ends, before the report is printed.
