@@ -49,7 +49,7 @@ void add_convert_command(CLI::App& app) {
     if (o.check && extension != ".json" && extension != ".onnx")
       throw Error(fmt::format("--check needs an output that loads back (.json or .onnx), not '{}'",
                               o.output));
-    check_output_paths({{"OUTPUT", o.output}});
+    check_output_paths({{"OUTPUT", o.output}}, {o.input});
     const tensor::Graph graph = o.model.load(o.input);
     const std::string text = frontend::model_text(graph, o.output);
     if (o.check) {

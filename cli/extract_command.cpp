@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/number_checks.hpp"
+#include "cli/search_flags.hpp"
 #include "extract/extractor.hpp"
 #include "extract/serialized_problem.hpp"
 #include "support/error.hpp"
@@ -19,10 +19,8 @@ void add_extract_command(CLI::App& app) {
   struct Options {
     std::string path;
     std::vector<std::string> extractors{"greedy", "paper", "dag", "ilp"};
-    double ilp_seconds = 10;
-    std::size_t dag_restarts = 0;
-    bool dag_chains = extract::ExtractorOptions{}.dag_chains;
-    extract::ExtractorOptions beam;  // only its beam_* fields
+    search::OptimizeOptions registered;  // only its extractor's registered options
+    extract::ExtractorOptions beam;      // only its beam_* fields
     bool json = false;
   };
   auto options = std::make_shared<Options>();
@@ -32,18 +30,8 @@ void add_extract_command(CLI::App& app) {
   command->add_option("--extractor", options->extractors, "Extractors to run")
       ->check(CLI::IsMember(extract::extractor_names()))
       ->capture_default_str();
-  command->add_option("--ilp-seconds", options->ilp_seconds, "Time limit of the ILP extractor")
-      ->check(positive_number)
-      ->capture_default_str();
-  command
-      ->add_option("--dag-restarts", options->dag_restarts,
-                   "Seeded restarts of the dag extractor (and of the ILP's warm start)")
-      ->check(CLI::Range(0, 100000))
-      ->capture_default_str();
-  command
-      ->add_flag("--dag-chains,!--no-dag-chains", options->dag_chains,
-                 "Run (default) or not the dag extractor's chain moves also without restarts")
-      ->capture_default_str();
+  // --ilp-seconds, --dag-restarts, --dag-chains: the option registry's flags and checks.
+  add_search_flags(*command, options->registered, {"ilp_seconds", "dag_restarts", "dag_chains"});
   command
       ->add_option("--beam-width", options->beam.beam_width,
                    "Frontiers the beam extractor's search keeps")
@@ -63,9 +51,10 @@ void add_extract_command(CLI::App& app) {
   command->callback([options] {
     const extract::Problem problem = extract::load_problem(options->path);
     extract::ExtractorOptions extractor_options = options->beam;
-    extractor_options.time_limit_seconds = options->ilp_seconds;
-    extractor_options.dag_restarts = options->dag_restarts;
-    extractor_options.dag_chains = options->dag_chains;
+    const extract::ExtractorOptions& registered = options->registered.extractor;
+    extractor_options.time_limit_seconds = registered.time_limit_seconds;
+    extractor_options.dag_restarts = registered.dag_restarts;
+    extractor_options.dag_chains = registered.dag_chains;
     nlohmann::json results = nlohmann::json::array();
     for (const std::string& name : options->extractors) {
       const extract::Result r = extract::make_extractor(name, extractor_options)->extract(problem);

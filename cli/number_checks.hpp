@@ -59,19 +59,6 @@ inline const CLI::Validator positive_number =
 inline const CLI::Validator non_negative_number =
     detail::number_check([](double v) { return v >= 0; }, "must not be negative", "NONNEGATIVE");
 
-// A finite number in [low, high].
-inline CLI::Validator finite_range(double low, double high) {
-  return CLI::Validator(
-      [low, high](std::string& input) -> std::string {
-        double value = 0;
-        if (!detail::parse_number(input, value)) return detail::not_a_number(input);
-        if (value < low || value > high)
-          return fmt::format("must be between {} and {}, got {}", low, high, input);
-        return {};
-      },
-      fmt::format("[{} - {}]", low, high));
-}
-
 // An integer in [low, high], written without a sign (a seed or a count: "-5" never wraps around).
 inline CLI::Validator unsigned_range(std::uint64_t low, std::uint64_t high) {
   return CLI::Validator(
@@ -88,10 +75,6 @@ inline CLI::Validator unsigned_range(std::uint64_t low, std::uint64_t high) {
 
 inline const CLI::Validator non_negative_integer =
     unsigned_range(0, std::numeric_limits<std::uint64_t>::max());
-
-// An e-node limit: e-node ids are 32-bit, so a larger limit could never be reached.
-inline const CLI::Validator node_limit =
-    unsigned_range(1, std::numeric_limits<std::uint32_t>::max());
 
 // The most threads an option may ask for: 16 per hardware thread of this machine, at least 64
 // (more would only oversubscribe the cores, and each thread costs a stack).

@@ -222,6 +222,7 @@ void add_optimize_command(CLI::App& app) {
     session_options.graph_path = o.output;
     session_options.report_path = o.report_path;
     session_options.egraph_path = o.export_egraph;
+    session_options.input_paths = {o.model};
     // The guard, set up before the search so that a missing ONNX Runtime fails at once.
     const bool onnx_output = o.output.ends_with(".onnx");
     if (o.guard == GuardMode::kOnnxRuntime && !onnx_output)
@@ -242,7 +243,10 @@ void add_optimize_command(CLI::App& app) {
     }
     study::check_session_options(session_options);
     const tensor::Graph graph = o.model_options.load(o.model);
-    const dsl::RuleSet rules = study::selected_rules(o.rule_paths, o.selection, o.verify_rules);
+    std::string unverified;  // a warning about user rules without a passing verification
+    const dsl::RuleSet rules = study::selected_rules(o.rule_paths, o.selection, o.verify_rules,
+                                                     rule_library_dir(), &unverified);
+    if (!unverified.empty()) fmt::print(stderr, "warning: {}\n", unverified);
     const auto model = o.cost.make();
     const search::StrategyTraits& strategy = search::strategy_traits(o.search.strategy);
     const study::SessionResult session = [&] {

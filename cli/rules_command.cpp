@@ -99,6 +99,7 @@ void add_import(CLI::App& rules) {
   command->add_option("--ruleset", options->ruleset, "Ruleset of the imported rules")
       ->capture_default_str();
   command->callback([options] {
+    check_output_paths({{"-o", options->output}}, {options->single, options->multi});
     dsl::Diagnostics diagnostics;
     std::vector<dsl::RuleDecl> rules = dsl::import_tensat_rules(
         read_text_file(options->single), options->single, false, "tensat", diagnostics);
@@ -133,6 +134,7 @@ void add_import_taso_equations(CLI::App& rules) {
   command->add_option("--ruleset", options->ruleset, "Ruleset of the imported rules")
       ->capture_default_str();
   command->callback([options] {
+    check_output_paths({{"-o", options->output}}, {options->input});
     const auto imported =
         dsl::import_taso_equations(read_text_file(options->input), options->input);
     const std::string text = dsl::taso_equations_to_dsl(imported.rules, options->ruleset);

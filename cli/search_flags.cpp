@@ -1,6 +1,7 @@
 // Registry options as CLI11 flags.
 #include "cli/search_flags.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -32,10 +33,12 @@ std::string type_name(const search::OptionSpec& spec) {
 
 }  // namespace
 
-void add_search_flags(CLI::App& command, search::OptimizeOptions& options) {
+void add_search_flags(CLI::App& command, search::OptimizeOptions& options,
+                      std::initializer_list<std::string_view> only) {
   const search::OptimizeOptions defaults;
   for (const search::OptionSpec& spec : search::option_registry()) {
     if (spec.flag.empty()) continue;
+    if (only.size() > 0 && std::find(only.begin(), only.end(), spec.name) == only.end()) continue;
     const std::string help =
         fmt::format("{} [strategies: {}]", spec.help, search::used_by_text(spec));
     if (spec.type == search::OptionType::kFlag) {

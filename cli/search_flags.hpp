@@ -4,13 +4,19 @@
 // that read it shown in the help.
 #pragma once
 
+#include <initializer_list>
+#include <string_view>
+
 #include <CLI/CLI.hpp>
 
 #include "search/optimize_options.hpp"
 
 namespace mctsat::cli {
 
-// `options` must outlive the parse.
-void add_search_flags(CLI::App& command, search::OptimizeOptions& options);
+// `options` must outlive the parse. With `only`, just the registered options of those names (a
+// command that reads a few of them, as `extract` reads the extractor's: the same flags, checks
+// and defaults).
+void add_search_flags(CLI::App& command, search::OptimizeOptions& options,
+                      std::initializer_list<std::string_view> only = {});
 
 }  // namespace mctsat::cli

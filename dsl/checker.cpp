@@ -394,6 +394,15 @@ std::optional<CheckedRule> check_direction(const RuleDecl& decl, const std::vect
   rule.tags = decl.tags;
   rule.where = decl.where;
   rule.reversed = reversed;
+  // A multi-pattern rule joins the matches of all its left-hand sides (their product where they
+  // share no variable), and verification pairs them: TENSAT's rules have two, ours up to three.
+  constexpr std::size_t kMaxSides = 16;
+  if (lhs.size() > kMaxSides) {
+    checker.error(decl.where, fmt::format("the rule has {} left-hand sides; a rule has at most {} "
+                                          "(the matches of all of them are joined)",
+                                          lhs.size(), kMaxSides));
+    return std::nullopt;
+  }
   if (lhs.size() != rhs.size()) {
     checker.error(
         decl.where,

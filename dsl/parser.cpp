@@ -45,8 +45,12 @@ struct Control : pegtl::normal<Rule> {
 // The deepest nesting of terms and conditions (parentheses, applications, negations, calls, and
 // operator chains, which nest to the left): far beyond any real rule, far below a stack overflow.
 constexpr std::size_t kMaxNesting = 256;
-std::string too_deep() {
-  return fmt::format("nested too deeply (more than {} levels)", kMaxNesting);
+// Operator chains (a and b and c ...) fold into a tree as deep as the chain is long, which the
+// checker, lowering and verification walk recursively: a flat chain may be longer than the
+// syntactic nesting, but no expression is deeper than kMaxHeight.
+constexpr std::size_t kMaxHeight = 1024;
+std::string too_deep(std::size_t levels = kMaxNesting) {
+  return fmt::format("nested too deeply (more than {} levels)", levels);
 }
 
 // An action that counts how deeply its rule is nested in itself and the other recursive rules,
@@ -247,8 +251,8 @@ class Builder {
         binary.operands.push_back(expr(*node.children[i + 1], right));
         e = std::move(binary);
         height = std::max(height, right) + 1;
-        if (height > kMaxNesting) {  // the rest of the chain is left out
-          if (!too_deep_) diagnostics_.error(e.where, too_deep());
+        if (height > kMaxHeight) {  // the rest of the chain is left out
+          if (!too_deep_) diagnostics_.error(e.where, too_deep(kMaxHeight));
           too_deep_ = true;
           break;
         }

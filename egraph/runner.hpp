@@ -163,7 +163,11 @@ class Runner {
     const std::size_t sharing = std::max<std::size_t>(
         1, static_cast<std::size_t>(std::count(enabled.begin(), enabled.end(), true)));
     for (std::size_t r = 0; r < rules.size(); ++r) {
-      const std::size_t match_bytes = (rules[r]->lhs().size() + rules[r]->num_vars()) * sizeof(Id);
+      // A multi-pattern rule's join holds two stages at once (the matches joined so far and the
+      // next stage's, each at most the limit): count both.
+      const std::size_t stages = rules[r]->multi() ? 2 : 1;
+      const std::size_t match_bytes =
+          stages * (rules[r]->lhs().size() + rules[r]->num_vars()) * sizeof(Id);
       limits[r] = std::max<std::size_t>(1, room / sharing / match_bytes);
     }
     return limits;

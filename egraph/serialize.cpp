@@ -6,8 +6,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "support/cost_range.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "support/json_text.hpp"
@@ -193,8 +195,10 @@ void validate(const SerializedEGraph& graph, const std::string& file) {
       throw Error("two e-nodes have this id", at_node(graph.nodes[i].id));
   }
   for (const SerializedNode& n : graph.nodes) {
-    if (!std::isfinite(n.cost)) throw Error("the cost is not a finite number", at_node(n.id));
-    if (n.cost < 0) throw Error("the cost is negative", at_node(n.id));
+    if (const std::string error = cost_error(n.cost); !error.empty())
+      throw Error(fmt::format("the cost {} (a cost is 0 or from {:g} to {:g} ms)", error,
+                              kMinCostMs, kMaxCostMs),
+                  at_node(n.id));
     for (const std::string& child : n.children) {
       if (!index.contains(child))
         throw Error("child '" + child + "' is not an e-node", at_node(n.id));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -159,8 +160,10 @@ void DagExtractor::solve(const Problem& problem, Result& result) const {
     // Restarts stop early only when all of them so far ended at the first extraction's cost.
     std::size_t done = 0, repeats = 0;
     const std::size_t converged = options_.dag_converged;
+    bool late = false;
     while (done < options_.dag_restarts &&
-           !(converged > 0 && repeats == done && repeats >= converged)) {
+           !(converged > 0 && repeats == done && repeats >= converged) &&
+           !(late = std::chrono::steady_clock::now() >= options_.deadline)) {
       ++done;
       for (Index node = 0; node < problem.num_nodes(); ++node)
         costs[node] = problem.node_cost(node) * 2.0 * random.unit();
@@ -177,9 +180,11 @@ void DagExtractor::solve(const Problem& problem, Result& result) const {
         ++repeats;  // back at the best extraction's cost
       }
     }
-    result.detail = fmt::format(
-        "{} restarts{}, {} improved (from {:.6g} to {:.6g})", done,
-        repeats == done && done < options_.dag_restarts ? " (converged)" : "", kept, first, cost);
+    result.detail = fmt::format("{} restarts{}, {} improved (from {:.6g} to {:.6g})", done,
+                                late                                              ? " (time limit)"
+                                : repeats == done && done < options_.dag_restarts ? " (converged)"
+                                                                                  : "",
+                                kept, first, cost);
   }
   // Chain moves from the first extraction and, when a restart beat it, from the best one, each
   // followed by single and compound moves; the cheapest extraction is kept.

@@ -17,6 +17,7 @@
 // extractor can report a cost of its own making. Everything is deterministic.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -77,6 +78,9 @@ struct ExtractorOptions {
   // keeps `dag` as fast as a reward inside search needs; the extraction study uses
   // kStudyDagRestarts. Deterministic for a seed.
   std::size_t dag_restarts = 0;
+  // dag: no restart starts after this time (a search's reward counts them against its budget,
+  // whatever dag_restarts says); the first extraction and the chain moves always run.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::uint64_t dag_seed = 1;
   // dag: stop restarting when the first this many restarts all end at the first extraction's
   // cost (a single basin, it seems); 0: never stop early.

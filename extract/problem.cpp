@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "support/cost_range.hpp"
+
 namespace mctsat::extract {
 
 std::string Problem::describe_node(Index node) const {
@@ -28,9 +30,13 @@ Index ProblemBuilder::add_node(Index eclass, double cost, std::span<const Index>
   if (eclass >= class_source_.size())
     throw Error(fmt::format("extraction problem: node {} names class {}, which does not exist",
                             node, eclass));
-  if (std::isnan(cost) || cost < 0)
+  // Infinite: forbidden. Otherwise the accepted range, so that sums stay finite and the ILP's
+  // scaled objective stays within what CBC accepts.
+  if (const std::string error = cost_error(cost); !error.empty() && !(std::isinf(cost) && cost > 0))
     throw Error(
-        fmt::format("extraction problem: node {} has cost {}; costs must be >= 0", node, cost));
+        fmt::format("extraction problem: node {} has cost {}; costs are 0 or from {:g} to "
+                    "{:g} ms (or infinite: forbidden)",
+                    node, error, kMinCostMs, kMaxCostMs));
   for (Index child : children)
     if (child >= class_source_.size())
       throw Error(fmt::format(

@@ -17,6 +17,7 @@
 #include "frontend/onnx_markers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_outer_names.hpp"
+#include "frontend/onnx_schema_checks.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "frontend/onnx_topological_sort.hpp"
 #include "frontend/weight_folding.hpp"
@@ -36,33 +37,6 @@ bool empty_tensor(const onnx::TensorProto& proto) {
   for (auto d : proto.dims())
     if (d == 0) return true;
   return false;
-}
-
-// ONNX's shape inference divides by strides, dilations and groups without checking them (a Conv
-// with strides [0, 0] stops the process with SIGFPE), so they are checked first, in every graph
-// of the model (also the bodies of If and Loop).
-void check_window_attributes(const onnx::GraphProto& graph, const std::string& file) {
-  for (const auto& node : graph.node()) {
-    const auto fail = [&](const std::string& message) {
-      SourceLocation where = SourceLocation::at(file);
-      where.node = node.name().empty() ? node.op_type() : node.name();
-      throw Error(fmt::format("{} {}", node.op_type(), message), where);
-    };
-    for (const auto& attribute : node.attribute()) {
-      const std::string& name = attribute.name();
-      if (name == "strides" || name == "dilations" || name == "kernel_shape") {
-        for (const auto v : attribute.ints())
-          if (v < 1) fail(fmt::format("attribute '{}' must be positive, got {}", name, v));
-      } else if (name == "pads") {
-        for (const auto v : attribute.ints())
-          if (v < 0) fail(fmt::format("attribute 'pads' must not be negative, got {}", v));
-      } else if (name == "group" && attribute.i() < 1) {
-        fail(fmt::format("attribute 'group' must be positive, got {}", attribute.i()));
-      }
-      if (attribute.has_g()) check_window_attributes(attribute.g(), file);
-      for (const auto& subgraph : attribute.graphs()) check_window_attributes(subgraph, file);
-    }
-  }
 }
 
 // Every value a node reads and every graph output must be defined before it (a graph input, an
@@ -156,7 +130,7 @@ void OnnxImporter::check_and_infer() {
   opset_ = onnx_attr::default_opset(model_.opset_import());
   if (opset_ < 1 || opset_ > kMaxOpset)
     fail(fmt::format("unsupported opset {} (mctsat reads opsets up to {})", opset_, kMaxOpset));
-  check_window_attributes(model_.graph(), file_);
+  check_onnx_attributes(model_.graph(), file_);
   check_value_names(model_.graph(), file_, {});
   auto infer_shapes = [&] {
     try {
@@ -168,6 +142,7 @@ void OnnxImporter::check_and_infer() {
   };
   // Folding first gives the version converter the static shapes some adapters need (Softmax).
   infer_shapes();
+  check_onnx_types(model_.graph(), opset_, file_);
   fold_constants(model_, infer_shapes);
   if (opset_ < kConvertTo) {
     // Models older than opset 7 must convert; newer ones the converter cannot handle are imported

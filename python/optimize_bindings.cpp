@@ -182,7 +182,14 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
   CallbackErrors errors;
   OptimizeOutcome outcome;
   errors.run_without_gil([&] {
-    const dsl::RuleSet rules = study::selected_rules(paths, selection, verify_rules);
+    std::string unverified;  // a warning about user rules without a passing verification
+    const dsl::RuleSet rules = study::selected_rules(paths, selection, verify_rules,
+                                                     rule_library_dir(), &unverified);
+    if (!unverified.empty())
+      errors.call([&] {
+        if (PyErr_WarnEx(PyExc_UserWarning, unverified.c_str(), 1) != 0)
+          throw py::error_already_set();
+      });
     const std::unique_ptr<tensor::CostModel> priced = cost.bind(errors);
     search::OptimizeOptions& options = session_options.search;
     // Every progress report checks for Ctrl-C (the search runs on this, the calling, thread).
@@ -322,17 +329,26 @@ void bind_optimize(py::module_& m) {
 
   m.def(
       "extract",
-      [](const std::string& egraph_json, py::handle extractors, double ilp_seconds,
-         std::size_t dag_restarts, bool dag_chains) {
+      [](const std::string& egraph_json, py::handle extractors, py::handle ilp_seconds,
+         py::handle dag_restarts, py::handle dag_chains) {
         const bool one = py::isinstance<py::str>(extractors);
         const std::vector<std::string> names = strings_from(extractors);
-        extract::ExtractorOptions options;
-        options.time_limit_seconds = ilp_seconds;
-        options.dag_restarts = dag_restarts;
-        options.dag_chains = dag_chains;
+        // Checked by the option registry, as optimize()'s keywords of the same names.
+        search::OptimizeOptions checked;
+        for (const auto& [keyword, value] :
+             {std::pair{"ilp_seconds", ilp_seconds}, std::pair{"dag_restarts", dag_restarts},
+              std::pair{"dag_chains", dag_chains}}) {
+          try {
+            search::set_option(checked, *search::find_option(keyword), from_python(value));
+          } catch (const Error& e) {
+            throw Error(fmt::format("{}={}: {}", keyword, py::repr(value).cast<std::string>(),
+                                    e.message()));
+          }
+        }
+        const extract::ExtractorOptions options = checked.extractor;
         nlohmann::json results = nlohmann::json::array();
-        {
-          py::gil_scoped_release release;
+        CallbackErrors errors;  // Ctrl-C stops an ILP solve at once
+        errors.run_without_gil([&] {
           const extract::Problem problem =
               extract::problem_from_serialized(egraph::from_json(egraph_json, "<egraph>"));
           for (const std::string& name : names) {
@@ -343,11 +359,13 @@ void bind_optimize(py::module_& m) {
                 extract::result_json(extract::make_extractor(name, options)->extract(problem)));
             results.push_back(std::move(result));
           }
-        }
+        });
         return one ? to_python(results[0]) : to_python(results);
       },
-      py::arg("egraph"), py::arg("extractor") = "dag", py::arg("ilp_seconds") = 10.0,
-      py::arg("dag_restarts") = 0, py::arg("dag_chains") = true,
+      py::arg("egraph"), py::arg("extractor") = "dag",
+      py::arg("ilp_seconds") = extract::ExtractorOptions{}.time_limit_seconds,
+      py::arg("dag_restarts") = extract::ExtractorOptions{}.dag_restarts,
+      py::arg("dag_chains") = extract::ExtractorOptions{}.dag_chains,
       "Extracts from an egraph-serialize e-graph (JSON text, e.g. OptimizeResult.egraph) with "
       "one extractor (a dict) or several (a list of dicts): extractor, classes, nodes, dag_cost, "
       "seconds, status, lower_bound, gap, detail");

@@ -7,6 +7,7 @@
 
 #include "python/bindings.hpp"
 #include "runtime/cost_model_factory.hpp"
+#include "support/cost_range.hpp"
 #include "support/error.hpp"
 #include "tensor/shape_inference.hpp"
 #include "tensor/table_cost_model.hpp"
@@ -121,12 +122,13 @@ double PythonCostFunction::cost(const tensor::OpInstance& instance, CallbackErro
                                             attributes_dict(instance.op, instance.attrs));
         const double ms = PyFloat_AsDouble(result.ptr());
         if (ms == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-        if (!std::isfinite(ms) || ms < 0) {
+        if (const std::string error = cost_error(ms); !error.empty()) {
           PyErr_SetString(
               PyExc_ValueError,
-              fmt::format("cost model '{}' returned {} for '{}': expected a finite number "
-                          ">= 0 (milliseconds)",
-                          name_, py::repr(result).cast<std::string>(), key)
+              fmt::format("cost model '{}' returned {} for '{}': {}; expected 0 or a number "
+                          "from {:g} to {:g} (milliseconds)",
+                          name_, py::repr(result).cast<std::string>(), key, error, kMinCostMs,
+                          kMaxCostMs)
                   .c_str());
           throw py::error_already_set();
         }
@@ -196,6 +198,8 @@ void bind_cost_models(py::module_& m) {
              tensor::TensorType type{std::move(shape)};
              if (!tensor::parse_dtype(dtype, type.dtype))
                throw Error(fmt::format("unknown element type '{}'", dtype));
+             if (const std::string error = tensor::shape_error(type.shape); !error.empty())
+               throw Error(fmt::format("TensorType: {}", error));
              return type;
            }),
            py::arg("dtype"), py::arg("shape"))

@@ -13,6 +13,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include "support/interrupt.hpp"
+
 namespace mctsat::python {
 
 // Thrown through C++ code to unwind it after a Python callback raised (see CallbackErrors).
@@ -40,10 +42,13 @@ class CallbackErrors {
   }
 
   // Runs `f` (C++ work that may call back into Python) with the GIL released, then re-raises a
-  // kept Python exception. Call with the GIL held.
+  // kept Python exception. Call with the GIL held. Long waits inside `f` (an isolated CBC solve)
+  // check for Ctrl-C meanwhile (support/interrupt.hpp's HostInterruptCheck): it stops the work
+  // and raises KeyboardInterrupt.
   template <typename F>
   auto run_without_gil(F&& f) -> decltype(f()) {
     try {
+      const HostInterruptCheck ctrl_c([this] { call([] {}, true); });
       pybind11::gil_scoped_release release;
       return f();
     } catch (const PythonCallbackFailed&) {

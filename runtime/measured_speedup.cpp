@@ -7,6 +7,7 @@
 
 #include "support/error.hpp"
 #include "tensor/interpreter.hpp"
+#include "tensor/memory_budget.hpp"
 
 namespace mctsat::runtime {
 
@@ -55,6 +56,11 @@ SpeedupMeasurement::SpeedupMeasurement(const tensor::Graph& original, SpeedupMea
   if (options_.instances < 1)
     throw Error(fmt::format("measuring needs at least 1 instance of each graph, got {}",
                             options_.instances));
+  // measure() prepares every instance of both graphs before timing them: their tensors (at least
+  // 4 bytes an element) must fit together, checked before any is allocated.
+  tensor::check_graph_fits_in_memory(
+      original, std::uint64_t{8} * static_cast<std::uint64_t>(options_.instances),
+      fmt::format("{} instances of each graph (measure instances)", options_.instances));
   if (options_.threads > 0) runtime::set_executor_threads(options_.threads);
   inputs_ = tensor::random_inputs(original, options_.seed);
   // What oneDNN cannot run fails now, before a search; the executor itself is not kept (measure()
@@ -106,24 +112,24 @@ nlohmann::json SpeedupMeasurement::measure(const tensor::Graph& optimized) {
   const double median_after = optimized_json["median_ms"].get<double>();
   const auto& outputs_before = original_instances.front()->outputs();
   const auto& outputs_after = optimized_instances.front()->outputs();
-  return {{"engine", "dnnl"},
-          {"threads", runtime::executor_threads()},
-          {"clock", runtime::ExecutionClock::for_executor_threads().name()},
-          {"runs", options_.runs},
-          {"warmup", options_.warmup},
-          {"instances", options_.instances},
-          {"seed", options_.seed},
-          {"original", std::move(original_json)},
-          {"optimized", std::move(optimized_json)},
-          {"speedup_percent", 100 * (median_before / median_after - 1)},
-          {"speedup_percent_q1", quantile(paired, 0.25)},
-          {"speedup_percent_q3", quantile(paired, 0.75)},
-          {"faster", quantile(paired, 0.25) > 0},
-          {"noise_floor_percent", noise_floor_percent(original_instances)},
-          {"outputs_finite",
-           runtime::outputs_finite(outputs_before) && runtime::outputs_finite(outputs_after)},
-          {"max_relative_difference",
-           runtime::max_relative_difference(outputs_before, outputs_after)}};
+  return {
+      {"engine", "dnnl"},
+      {"threads", runtime::executor_threads()},
+      {"clock", runtime::ExecutionClock::for_executor_threads().name()},
+      {"runs", options_.runs},
+      {"warmup", options_.warmup},
+      {"instances", options_.instances},
+      {"seed", options_.seed},
+      {"original", std::move(original_json)},
+      {"optimized", std::move(optimized_json)},
+      {"speedup_percent", 100 * (median_before / median_after - 1)},
+      {"speedup_percent_q1", quantile(paired, 0.25)},
+      {"speedup_percent_q3", quantile(paired, 0.75)},
+      {"faster", quantile(paired, 0.25) > 0},
+      {"noise_floor_percent", noise_floor_percent(original_instances)},
+      {"outputs_finite",
+       runtime::outputs_finite(outputs_before) && runtime::outputs_finite(outputs_after)},
+      {"max_relative_difference", runtime::max_relative_difference(outputs_before, outputs_after)}};
 }
 
 }  // namespace mctsat::runtime

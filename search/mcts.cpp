@@ -92,15 +92,21 @@ struct Simulation {
 // A planning step's simulations scheduled on `threads` threads, each taking the duration it is
 // given, in the window's order: simulation i, in the order of selection, starts once a thread is
 // free and every simulation up to i - batch has finished. With as many threads as the batch and
-// spans as durations, its length is the critical path.
+// spans as durations, its length is the critical path. With at least as many threads as the
+// batch a thread is always free when a simulation is ready (at most batch - 1 others run), so no
+// thread is tracked: memory grows with the simulations added, never with the batch.
 class WindowSchedule {
  public:
-  WindowSchedule(std::size_t batch, std::size_t threads) : batch_(batch), free_(threads, 0.0) {}
+  WindowSchedule(std::size_t batch, std::size_t threads)
+      : batch_(batch), free_(threads < batch ? threads : 0, 0.0) {}
   void add(double seconds) {
     const double ready = finished_.size() >= batch_ ? finished_[finished_.size() - batch_] : 0.0;
-    double& thread = *std::min_element(free_.begin(), free_.end());
-    thread = std::max(thread, ready) + seconds;
-    finished_.push_back(std::max(length(), thread));
+    double end = ready + seconds;
+    if (!free_.empty()) {
+      double& thread = *std::min_element(free_.begin(), free_.end());
+      thread = end = std::max(thread, ready) + seconds;
+    }
+    finished_.push_back(std::max(length(), end));
   }
   double length() const { return finished_.empty() ? 0.0 : finished_.back(); }
 
@@ -558,7 +564,8 @@ class Planner {
       if (limits_.memory_bytes != std::numeric_limits<std::size_t>::max()) {
         const std::size_t room =
             limits_.memory_bytes > tree_bytes_ ? limits_.memory_bytes - tree_bytes_ : 0;
-        sim.memory_allowance = room / (4 * batch_);
+        // At most min(batch, simulations) are in flight (no product that overflows).
+        sim.memory_allowance = room / 4 / std::min(batch_, options_.simulations);
       }
       window.flights.push_back(std::move(flight));
       if (tasks) tasks->run([this, &window, start, tasks] { play_oldest(window, start, tasks); });

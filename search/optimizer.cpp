@@ -43,12 +43,16 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
       std::min(extractor_options.max_set_bytes, limits.memory_bytes / 4);
   extractor_options.solver_memory_bytes = limits.memory_bytes;
   const auto final_extractor = extract::make_extractor(options.final_extract, extractor_options);
-  const auto reward_extractor = extract::make_extractor(options.extract, extractor_options);
 
   OptimizeResult result;
   result.strategy = strategy.traits();
   result.original_cost = tensor::graph_cost(graph, model);
   const auto start = Clock::now();
+  // A reward's dag restarts stop at the search's deadline, however many --dag-restarts asks for.
+  if (options.limits.seconds <= 1e9)  // the registry's bound: no overflow
+    extractor_options.deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(options.limits.seconds));
+  const auto reward_extractor = extract::make_extractor(options.extract, extractor_options);
   // An ILP reward must not outlast the search budget (mcts checks its deadline between
   // simulations, and a rollout may extract ten times): its time limit shrinks to what is left.
   const StateCost reward = [&](const tensor::TensorEGraph& s) {

@@ -81,6 +81,9 @@ OptionSpec choice(std::string name, std::string flag, std::string help,
   return spec;
 }
 
+// E-node ids are 32-bit: a larger e-node limit could never be reached.
+constexpr double kMaxNodeLimit = 4294967295.0;
+
 std::vector<OptionSpec> make_registry() {
   const std::vector<S> all, planners{S::kMcts, S::kGreedy}, mcts{S::kMcts}, eqsat{S::kEqsat},
       taso{S::kTaso}, egraphs{S::kEqsat, S::kMcts, S::kGreedy},
@@ -147,6 +150,7 @@ std::vector<OptionSpec> make_registry() {
   r.push_back(count(
       "eqsat.node_limit", "--eqsat-node-limit", "E-node limit of eqsat",
       +[](OptimizeOptions& o) -> std::size_t& { return o.eqsat.node_limit; }, 1, eqsat));
+  r.back().max = kMaxNodeLimit;
   r.push_back(count(
       "eqsat.iterations", "--iterations", "Iteration limit of eqsat",
       +[](OptimizeOptions& o) -> std::size_t& { return o.eqsat.iterations; }, 0, eqsat));
@@ -177,6 +181,7 @@ std::vector<OptionSpec> make_registry() {
       "E-node limit of mcts and greedy (eqsat: "
       "--eqsat-node-limit)",
       +[](OptimizeOptions& o) -> std::size_t& { return o.mcts.node_limit; }, 1, planners));
+  r.back().max = kMaxNodeLimit;
   r.push_back(flag(
       "mcts.stop_without_gain", "!--continue-without-gain",
       "mcts: stop when the best root action gains nothing (--continue-without-gain "

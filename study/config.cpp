@@ -410,8 +410,14 @@ Study parse_study(const std::string& text, const std::string& path,
   study.text = text;
   if (!root.contains("name")) r.fail("/name", "missing (the study's name)");
   study.name = r.string(root["name"], "/name");
-  if (study.name.find_first_of("/\\ ") != std::string::npos)
-    r.fail("/name", "must not contain '/', '\\' or spaces (it names the output directory)");
+  if (study.name.empty() || study.name == "." || study.name == ".." ||
+      std::any_of(study.name.begin(), study.name.end(), [](char c) {
+        return c == '/' || c == '\\' || c == ' ' || static_cast<unsigned char>(c) < 0x20 ||
+               c == 0x7f;
+      }))
+    r.fail("/name",
+           "must be a non-empty name without '/', '\\', spaces or control characters, and not "
+           "'.' or '..' (it names the output directory)");
   if (root.contains("description"))
     study.description = r.string(root["description"], "/description");
   const fs::path base = fs::path(path).parent_path();
@@ -426,10 +432,17 @@ Study parse_study(const std::string& text, const std::string& path,
   if (root.contains("seeds")) {
     seeds.clear();
     const json& list = r.array(root["seeds"], "/seeds", true);
+    // More seeds than a grid may hold runs can never make a valid grid (checked before the
+    // duplicate check, which is O(n log n)).
+    if (list.size() > kMaxGridRuns)
+      r.fail("/seeds",
+             fmt::format("{} seeds, more than the {} runs a grid may hold: split the study",
+                         list.size(), kMaxGridRuns));
+    std::set<std::uint64_t> seen;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string where = fmt::format("/seeds/{}", i);
       seeds.push_back(r.integer(list[i], where, 0));
-      if (std::count(seeds.begin(), seeds.end(), seeds.back()) > 1)
+      if (!seen.insert(seeds.back()).second)
         r.fail(where, fmt::format("seed {} is listed twice", seeds.back()));
     }
   }

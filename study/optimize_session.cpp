@@ -21,11 +21,17 @@
 namespace mctsat::study {
 
 dsl::RuleSet selected_rules(const std::vector<std::string>& paths,
-                            const dsl::RuleSelection& selection, bool verify) {
+                            const dsl::RuleSelection& selection, bool verify,
+                            const std::string& shipped_dir, std::string* unverified) {
   const dsl::RuleLibrary library = dsl::load_rules_or_throw(paths);
   dsl::RuleSet rules(dsl::select_rules(library, selection));
   if (rules.size() == 0) throw Error("no rules selected");
-  if (verify) verify::require_sound(library, rules);
+  if (verify)
+    verify::require_sound(library, rules);
+  else if (unverified)
+    *unverified = verify::unverified_rules_warning(library, rules, shipped_dir,
+                                                   verify::default_cache_dir())
+                      .value_or("");
   return rules;
 }
 
@@ -48,7 +54,7 @@ void check_session_options(const SessionOptions& options) {
     output_paths.emplace_back(options.report_flag, options.report_path);
   if (!options.egraph_path.empty())
     output_paths.emplace_back(options.egraph_flag, options.egraph_path);
-  check_output_paths(output_paths);
+  check_output_paths(output_paths, options.input_paths);
 }
 
 SessionResult run_optimize_session(const tensor::Graph& graph, const std::string& model_name,

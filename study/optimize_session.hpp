@@ -34,9 +34,14 @@
 namespace mctsat::study {
 
 // The rules a session runs: `paths` loaded, `selection` applied; with `verify`, every selected
-// rule must verify (verify::require_sound). Throws mctsat::Error for no rules selected.
+// rule must verify (verify::require_sound). Without it, when `unverified` is given, it receives
+// verify::unverified_rules_warning's text for rules from files outside `shipped_dir` (the
+// installed rule library) with no passing verification in the cache, or stays empty. Throws
+// mctsat::Error for no rules selected.
 dsl::RuleSet selected_rules(const std::vector<std::string>& paths,
-                            const dsl::RuleSelection& selection, bool verify);
+                            const dsl::RuleSelection& selection, bool verify,
+                            const std::string& shipped_dir = {},
+                            std::string* unverified = nullptr);
 
 struct SessionCheck {
   double tolerance = 1e-6;  // largest relative output difference allowed
@@ -62,6 +67,7 @@ struct SessionOptions {
   // used in messages about them ("-o").
   std::string graph_path, report_path, egraph_path;
   std::string graph_flag = "-o", report_flag = "--report", egraph_flag = "--export-egraph";
+  std::vector<std::string> input_paths;  // files the session reads: no output may name one
 };
 
 struct SessionResult {

@@ -193,6 +193,14 @@ std::vector<json> read_records(const std::string& dir_or_file, std::vector<std::
 std::size_t merge_results(const std::vector<std::string>& inputs, const std::string& out_dir,
                           std::vector<std::string>* warnings) {
   if (inputs.empty()) throw Error("bench merge needs at least one input directory");
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec)
+    throw Error(fmt::format("cannot create the directory: {}", ec.message()),
+                SourceLocation::at(out_dir));
+  // The output directory is written as a bench run writes it: not while one runs there (its
+  // records, read below when it is also an input, would be rewritten without its next ones).
+  const StudyDirectoryLock lock(out_dir);
   std::vector<json> all;
   std::string config, study;
   for (const std::string& input : inputs) {
@@ -211,11 +219,6 @@ std::size_t merge_results(const std::vector<std::string>& inputs, const std::str
       config = read_text_file(copy.string());
   }
   const auto merged = deduplicate_records(all);
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec)
-    throw Error(fmt::format("cannot create the directory: {}", ec.message()),
-                SourceLocation::at(out_dir));
   std::string text;
   for (const json& record : merged) text += record.dump() + "\n";
   const fs::path out = fs::path(out_dir);

@@ -55,7 +55,8 @@ std::vector<nlohmann::json> deduplicate_records(const std::vector<nlohmann::json
 
 // Joins the records of several study directories (or runs*.jsonl files) of the same study into
 // out_dir/runs.jsonl (written atomically) and copies the first config.json found. Records of
-// different studies are an error. Returns the number of records written.
+// different studies are an error. Holds out_dir's StudyDirectoryLock while it reads and writes
+// (an error naming it while a bench process writes there). Returns the number of records written.
 std::size_t merge_results(const std::vector<std::string>& inputs, const std::string& out_dir,
                           std::vector<std::string>* warnings = nullptr);
 

@@ -104,9 +104,17 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
   write_files_atomically({{path, std::string(contents)}});
 }
 
-void check_output_paths(const std::vector<std::pair<std::string, std::string>>& option_and_path) {
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& option_and_path,
+                        const std::vector<std::string>& inputs) {
   std::map<std::string, std::string> option_of;  // weakly canonical path -> option
   for (const auto& [option, path] : option_and_path) {
+    for (const std::string& input : inputs) {
+      std::error_code ec;
+      if (!input.empty() && std::filesystem::equivalent(input, path, ec) && !ec)
+        throw Error(fmt::format("{} names the input file {}: write the output to another file",
+                                option, input),
+                    SourceLocation::at(path));
+    }
     std::error_code ec;
     const std::string key =
         std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();

@@ -32,8 +32,11 @@ struct OutputFile {
 
 // Checks, writing nothing, that every output can be written: distinct paths, no read-only
 // target, none that is not a regular file. Each entry is {option, path}, e.g. {"--report",
-// "r.json"}; the option names the output in the message. Throws Error naming the offending path.
-void check_output_paths(const std::vector<std::pair<std::string, std::string>>& option_and_path);
+// "r.json"}; the option names the output in the message. An output may not name one of `inputs`
+// either (the same path, or the same file through a link): the command would replace what it
+// reads. Throws Error naming the offending path.
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& option_and_path,
+                        const std::vector<std::string>& inputs = {});
 
 // Writes all outputs or none: a read-only or non-regular target is refused first, then every
 // temporary file is written before any is renamed into place; a failure removes the temporaries

@@ -121,4 +121,22 @@ InterruptRemovesFile::~InterruptRemovesFile() {
   if (slot_ >= 0) files[slot_].owner.store(0);
 }
 
+namespace {
+std::atomic<HostInterruptCheck*> host_check{nullptr};
+}  // namespace
+
+HostInterruptCheck::HostInterruptCheck(std::function<void()> check)
+    : check_(std::move(check)), previous_(host_check.exchange(this)) {}
+
+HostInterruptCheck::~HostInterruptCheck() {
+  host_check.store(previous_);
+}
+
+void poll_host_interrupt() {
+  // The check_ of a guard is only read while the guard exists (the work it guards runs within it).
+  if (HostInterruptCheck* check = host_check.load()) {
+    if (check->check_) check->check_();
+  }
+}
+
 }  // namespace mctsat

@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 
 namespace mctsat {
@@ -56,5 +57,27 @@ class InterruptRemovesFile {
  private:
   int slot_;  // -1 when the table was full or the path too long
 };
+
+// An interrupt that only an embedding host can see (the Python module: Ctrl-C is a signal that
+// Python's handler records and only Python code can raise), checked by waits that may last long:
+// run_isolated polls it at least every 50 ms while its child works. While a guard exists,
+// poll_host_interrupt() runs its check, which throws to unwind the work (run_isolated kills its
+// child first). Guards nest (the innermost is checked); set and removed by the thread that starts
+// the work, while no other thread of it runs.
+class HostInterruptCheck {
+ public:
+  explicit HostInterruptCheck(std::function<void()> check);
+  ~HostInterruptCheck();
+  HostInterruptCheck(const HostInterruptCheck&) = delete;
+  HostInterruptCheck& operator=(const HostInterruptCheck&) = delete;
+
+ private:
+  friend void poll_host_interrupt();
+  std::function<void()> check_;
+  HostInterruptCheck* previous_;
+};
+
+// Runs the innermost HostInterruptCheck's check, if any (it may throw).
+void poll_host_interrupt();
 
 }  // namespace mctsat

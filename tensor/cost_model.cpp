@@ -4,6 +4,9 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "support/cost_range.hpp"
 #include "support/error.hpp"
 
 namespace mctsat::tensor {
@@ -25,14 +28,20 @@ void for_each_priced_instance(const Graph& graph,
   }
 }
 
+double checked_cost(const CostModel& model, const OpInstance& instance) {
+  const double ms = model.cost(instance);
+  if (const std::string error = cost_error(ms); !error.empty())
+    throw Error(fmt::format("cost model {} priced a {} at {}: costs are 0 or from {:g} to {:g} ms",
+                            model.name(), op_name(instance.op), error, kMinCostMs, kMaxCostMs));
+  return ms;
+}
+
 std::vector<NodeCost> node_costs(const Graph& graph, const CostModel& model) {
   std::vector<NodeCost> costs;
   costs.reserve(graph.size());
   for (NodeId id = 0; id < graph.size(); ++id) costs.push_back({id, 0.0});
   for_each_priced_instance(graph, [&](NodeId id, const OpInstance& instance) {
-    const double cost = model.cost(instance);
-    MCTSAT_ASSERT(std::isfinite(cost) && cost >= 0);
-    costs[id].cost_ms = cost;
+    costs[id].cost_ms = checked_cost(model, instance);
   });
   return costs;
 }

@@ -33,6 +33,11 @@ class CostModel {
   virtual std::string name() const = 0;
 };
 
+// model.cost(instance), checked against the accepted range of costs (support/cost_range.hpp):
+// throws mctsat::Error naming the model and the operator when it is outside (a cost of 1e308
+// would make sums infinite; a denormal one, the ILP's scale).
+double checked_cost(const CostModel& model, const OpInstance& instance);
+
 struct NodeCost {
   NodeId node;
   double cost_ms;

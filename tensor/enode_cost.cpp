@@ -29,7 +29,7 @@ double enode_cost(const egraph::EGraph<TensorAnalysis>& egraph, Id node, const C
       enode, std::span<const TensorData* const>(children.data(), children.size()), inputs, attrs);
   MCTSAT_ASSERT(ok && "an e-node of the e-graph has operands of the wrong kind");
   const std::vector<TensorType> outputs = egraph.analysis().output_types(egraph.data(node));
-  return model.cost(OpInstance{*op, inputs, attrs, outputs});
+  return checked_cost(model, OpInstance{*op, inputs, attrs, outputs});
 }
 
 }  // namespace mctsat::tensor

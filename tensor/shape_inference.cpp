@@ -222,6 +222,14 @@ bool decode_output_types(std::span<const std::int64_t> encoded, std::vector<Tens
   return true;
 }
 
+std::string shape_error(const Shape& shape) {
+  for (auto d : shape)
+    if (d <= 0) return fmt::format("the dimension {} is not positive", d);
+  if (!within_size_limit(shape))
+    return fmt::format("the shape {} has more than 2^40 elements", shape_string(shape));
+  return {};
+}
+
 InferResult infer_types(Op op, std::span<const TensorType> inputs, const Attrs& attrs,
                         DType leaf_dtype) {
   InferResult result;

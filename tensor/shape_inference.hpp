@@ -15,6 +15,10 @@ namespace mctsat::tensor {
 // No tensor may hold more elements than this (keeps all size arithmetic far from overflow).
 inline constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 40;
 
+// Why `shape` is not a tensor's shape (a dimension below 1, or more than kMaxTensorElements
+// elements), or empty when it is one: for shapes that come from outside (Python's TensorType).
+std::string shape_error(const Shape& shape);
+
 struct InferResult {
   std::vector<TensorType> outputs;
   std::string error;  // empty on success

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "support/cost_range.hpp"
 #include "support/error.hpp"
 #include "support/files.hpp"
 #include "support/json_text.hpp"
@@ -44,10 +45,6 @@ bool known(const std::array<std::string_view, N>& fields, std::string_view key) 
 
 Error table_error(const std::string& file, const std::string& message) {
   return Error(fmt::format("cost table: {}", message), SourceLocation::at(file));
-}
-
-bool valid_ms(double ms) {
-  return std::isfinite(ms) && ms >= 0;
 }
 
 }  // namespace
@@ -104,8 +101,9 @@ CostTable CostTable::parse(std::string_view json_text, const std::string& file) 
     const auto ms = entry.find("ms");
     if (ms == entry.end() || !ms->is_number()) throw entry_error("needs a number \"ms\"");
     const double value = ms->get<double>();
-    if (!valid_ms(value))
-      throw entry_error(fmt::format("\"ms\" must be a non-negative time, got {}", ms->dump()));
+    if (const std::string error = cost_error(value); !error.empty())
+      throw entry_error(fmt::format("\"ms\" {}: a time is 0 or from {:g} to {:g} ms", error,
+                                    kMinCostMs, kMaxCostMs));
     const auto [it, inserted] = index_of.emplace(key_text, i);
     if (!inserted)
       throw entry_error(fmt::format("repeats the key of entry {}: '{}'", it->second, key_text));
@@ -144,8 +142,9 @@ std::optional<double> CostTable::find(std::string_view key) const {
 
 void CostTable::set(std::string key, double ms) {
   if (key.empty()) throw Error("a cost-table key must not be empty");
-  if (!valid_ms(ms))
-    throw Error(fmt::format("cost of '{}' must be a non-negative time, got {}", key, ms));
+  if (const std::string error = cost_error(ms); !error.empty())
+    throw Error(fmt::format("cost of '{}': {} (a time is 0 or from {:g} to {:g} ms)", key, error,
+                            kMinCostMs, kMaxCostMs));
   entries_.insert_or_assign(std::move(key), ms);
 }
 

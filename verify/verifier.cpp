@@ -1,10 +1,14 @@
 // Verifying rule libraries in parallel, with the cache (see verifier.hpp).
 #include "verify/verifier.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <mutex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -25,6 +29,14 @@ std::string options_text(const VerifyOptions& o) {
       o.numeric_only ? " numeric only" : "",
       o.skip_numeric_after_shape_failure ? " no numeric after a shape failure" : "",
       o.shape.notes ? "" : " no shape notes");
+}
+
+// The cache key of one equation's checks: everything its result depends on.
+std::string cache_key(const std::string& settings, const Equation& e, const std::string& text,
+                      const std::string& axioms_text) {
+  return VerifyCache::key_of(fmt::format("{}\n{}\n{}\n{}\n{}", kVerifierVersion, settings,
+                                         e.axiom ? "axiom" : "rule", text,
+                                         e.axiom ? "" : axioms_text));
 }
 
 }  // namespace
@@ -80,9 +92,7 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
     report.axiom = e.axiom;
     report.where = e.where;
     report.text = equation_text(e);
-    const std::string key = VerifyCache::key_of(
-        fmt::format("{}\n{}\n{}\n{}\n{}", kVerifierVersion, settings, e.axiom ? "axiom" : "rule",
-                    report.text, e.axiom ? "" : axioms_text));
+    const std::string key = cache_key(settings, e, report.text, axioms_text);
     if (cache) {
       if (const auto hit = cache->load(key)) {
         report.shape = hit->shape;
@@ -132,6 +142,81 @@ void require_sound(const dsl::RuleLibrary& library, const dsl::RuleSet& rules) {
   std::vector<dsl::CheckedRule> selected;
   for (std::size_t i = 0; i < rules.size(); ++i) selected.push_back(rules.rule(i));
   require_sound(library, selected);
+}
+
+std::optional<std::string> unverified_rules_warning(const dsl::RuleLibrary& library,
+                                                    const std::vector<dsl::CheckedRule>& rules,
+                                                    const std::string& shipped_dir,
+                                                    const std::optional<std::string>& cache_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path shipped = fs::weakly_canonical(shipped_dir, ec);
+  const auto is_shipped = [&](const std::string& file) {
+    std::error_code e;
+    const fs::path path = fs::weakly_canonical(file, e);
+    if (e || shipped.empty()) return false;
+    const auto [end, _] = std::mismatch(shipped.begin(), shipped.end(), path.begin(), path.end());
+    return end == shipped.end();
+  };
+  std::vector<const dsl::CheckedRule*> own;
+  for (const auto& r : rules)
+    if (!is_shipped(r.where.file)) own.push_back(&r);
+  if (own.empty()) return std::nullopt;
+
+  // The cache entries `mctsat verify FILE` leaves: default options, the library's axioms or, when
+  // it declares none, the shipped ones.
+  std::string axioms_text;
+  if (library.axioms.empty()) {
+    try {
+      for (const auto& a : dsl::load_rules_or_throw({shipped_dir + "/taso/axioms.rules"}).axioms)
+        axioms_text += equation_text(equation_of(a)) + "\n";
+    } catch (const Error&) {
+      // No shipped axioms: no entry can match; every rule counts as unverified.
+    }
+  } else {
+    for (const auto& a : library.axioms) axioms_text += equation_text(equation_of(a)) + "\n";
+  }
+  const std::string settings = options_text(VerifyOptions{});
+  std::optional<VerifyCache> cache;
+  if (cache_dir) cache.emplace(*cache_dir);
+  std::map<std::string, std::size_t> unverified;  // by file
+  for (const dsl::CheckedRule* r : own) {
+    const Equation e = equation_of(*r);
+    const std::string text = equation_text(e);
+    EquationReport report;
+    bool passed = false;
+    if (cache) {
+      if (const auto hit = cache->load(cache_key(settings, e, text, axioms_text))) {
+        report.shape = hit->shape;
+        report.proof = hit->proof;
+        report.numeric = hit->numeric;
+        passed = !report.failed();
+      }
+    }
+    if (!passed) ++unverified[r->where.file];
+  }
+  if (unverified.empty()) return std::nullopt;
+  std::vector<std::string> files, counts;
+  for (const auto& [file, count] : unverified) {
+    files.push_back(file);
+    counts.push_back(fmt::format("{} in {}", count, file));
+  }
+  std::size_t total = 0;
+  for (const auto& [_, count] : unverified) total += count;
+  return fmt::format(
+      "{} rule{} ({}) {} no passing verification in the cache: an unsound rule gives a wrong "
+      "graph; verify with `mctsat verify {}`, or run with --verify-rules",
+      total, total == 1 ? "" : "s", fmt::join(counts, ", "), total == 1 ? "has" : "have",
+      fmt::join(files, " "));
+}
+
+std::optional<std::string> unverified_rules_warning(const dsl::RuleLibrary& library,
+                                                    const dsl::RuleSet& rules,
+                                                    const std::string& shipped_dir,
+                                                    const std::optional<std::string>& cache_dir) {
+  std::vector<dsl::CheckedRule> selected;
+  for (std::size_t i = 0; i < rules.size(); ++i) selected.push_back(rules.rule(i));
+  return unverified_rules_warning(library, selected, shipped_dir, cache_dir);
 }
 
 VerifyTargets verify_targets(dsl::RuleLibrary& library, const std::vector<std::string>& only,

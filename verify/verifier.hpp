@@ -66,6 +66,20 @@ std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
 void require_sound(const dsl::RuleLibrary& library, const std::vector<dsl::CheckedRule>& rules);
 void require_sound(const dsl::RuleLibrary& library, const dsl::RuleSet& rules);
 
+// For commands that run rules without --verify-rules: when some of `rules` come from files that
+// are not shipped (outside `shipped_dir`, the installed rule library) and have no passing
+// verification in the cache (what `mctsat verify FILE` leaves there with default options), a
+// warning that says how many, from which files, and how to verify them; nullopt otherwise. Checks
+// nothing itself: it only reads the cache.
+std::optional<std::string> unverified_rules_warning(const dsl::RuleLibrary& library,
+                                                    const std::vector<dsl::CheckedRule>& rules,
+                                                    const std::string& shipped_dir,
+                                                    const std::optional<std::string>& cache_dir);
+std::optional<std::string> unverified_rules_warning(const dsl::RuleLibrary& library,
+                                                    const dsl::RuleSet& rules,
+                                                    const std::string& shipped_dir,
+                                                    const std::optional<std::string>& cache_dir);
+
 // What `verify` checks in a library: every rule and axiom, or only those named in `only` (in the
 // order named; a name matching none is an Error, prefixed by `only_option`, e.g. "--only").
 // Proofs need axioms: when the library's files declare none, the axioms of `shipped_axioms` (a

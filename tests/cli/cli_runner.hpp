@@ -3,6 +3,7 @@
 // directory removed at the end of a test, and the checks several CLI tests share.
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,4 +95,36 @@ inline void skip_if_unavailable(const std::filesystem::path& dir, const char* wh
   std::printf("skipped: %s: %s\n", what, line.c_str());
   std::fflush(stdout);
   std::exit(77);
+}
+
+// A located error: exit status 1 (not a signal, not an internal error) and the message.
+inline void check_error(const CliResult& r, const std::string& part) {
+  CAPTURE(r.output);
+  CHECK(r.status == 1);
+  CHECK(contains(r.output, part));
+  CHECK_FALSE(contains(r.output, "internal error"));
+}
+
+// A command-line error from an option check: CLI11's status (100-127) and the message.
+inline void check_usage_error(const CliResult& r, const std::string& part) {
+  CAPTURE(r.output);
+  CHECK(r.status >= 100);
+  CHECK(r.status < 128);
+  CHECK(contains(r.output, part));
+}
+
+// Runs mctsat with `arguments` (output discarded) and returns its peak resident set size in MB,
+// or -1 when it did not exit normally.
+inline double peak_rss_mb(const std::string& arguments) {
+  const std::string command =
+      "exec " + std::string(MCTSAT_BINARY) + " " + arguments + " >/dev/null 2>&1";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status)) return -1;
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KB
 }

@@ -28,22 +28,6 @@ std::string write(const Scratch& scratch, const std::string& name, const std::st
   return path;
 }
 
-// A located error: exit status 1 (not a signal, not an internal error) and the message.
-void check_error(const CliResult& r, const std::string& part) {
-  CAPTURE(r.output);
-  CHECK(r.status == 1);
-  CHECK(contains(r.output, part));
-  CHECK_FALSE(contains(r.output, "internal error"));
-}
-
-// A command-line error from an option check: CLI11's status (100-127) and the message.
-void check_usage_error(const CliResult& r, const std::string& part) {
-  CAPTURE(r.output);
-  CHECK(r.status >= 100);
-  CHECK(r.status < 128);
-  CHECK(contains(r.output, part));
-}
-
 const std::string kGraphHead = R"({"format": "mctsat-graph", "version": 1, "nodes": [)";
 
 // A 10^6 x 10^6 input (10^12 elements, 8 TB as float64) through a relu.
@@ -59,22 +43,6 @@ const std::string kOverflowGraph = kGraphHead + R"(
               1e308, 1e308, 1e308, 1e308, 1e308, 1e308, 1e308, 1e308]},
   {"name": "m", "op": "ewmul", "inputs": ["x", "w"]},
   {"name": "y", "op": "ewadd", "inputs": ["m", "m"]}], "outputs": ["y"]})";
-
-// Runs mctsat with `arguments` (output discarded) and returns its peak resident set size in MB,
-// or -1 when it did not exit normally.
-double peak_rss_mb(const std::string& arguments) {
-  const std::string command =
-      "exec " + std::string(MCTSAT_BINARY) + " " + arguments + " >/dev/null 2>&1";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  rusage usage{};
-  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status)) return -1;
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KB
-}
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // Checking rules against the operator catalog: sorts, arities, binding, conditions, TENSAT's
 // split forms, and every diagnostic with its line and column.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "dsl/rule_library.hpp"
 
@@ -186,4 +187,21 @@ TEST_CASE("a literal attribute outside the operator's range is an error on eithe
   (relu (matmul 5 ?a ?b)) => (matmul 2 ?a ?b)
 )");
   CHECK(lhs.message == "argument 1 of matmul (act) must be from 0 to 3, got 5");
+}
+
+TEST_CASE("a rule has at most 16 left-hand sides") {
+  // 10,000 sides made `verify` run for minutes and `optimize` join matches without bound.
+  const auto sides = [](std::size_t n) {
+    std::string lhs, rhs;
+    for (std::size_t i = 0; i < n; ++i) {
+      lhs += fmt::format("{}(relu ?x{})", i ? ", " : "", i);
+      rhs += fmt::format("{}(relu ?x{})", i ? ", " : "", i);
+    }
+    return "rule many: " + lhs + " => " + rhs + "\n";
+  };
+  CHECK(load(sides(16)).library.rules.size() == 1);
+  const Diagnostic d = only(sides(10000));
+  CHECK(d.message ==
+        "the rule has 10000 left-hand sides; a rule has at most 16 (the matches of "
+        "all of them are joined)");
 }

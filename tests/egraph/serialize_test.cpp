@@ -344,7 +344,16 @@ TEST_CASE("malformed input gives located errors") {
         "node 'n': error: child 'm' is not an e-node");
   SerializedEGraph infinite;
   infinite.nodes.push_back({"n", "f", {}, "c", std::numeric_limits<double>::infinity(), false});
-  CHECK(error_of([&] { to_json(infinite); }) == "node 'n': error: the cost is not a finite number");
+  CHECK(error_of([&] { to_json(infinite); }) ==
+        "node 'n': error: the cost inf is not a finite number (a cost is 0 or from 1e-10 to 1e+09 "
+        "ms)");
+  // A denormal cost would make the ILP's scale infinite; 1e308 would make sums infinite.
+  for (const double cost : {5e-324, 1e308}) {
+    SerializedEGraph bad;
+    bad.nodes.push_back({"n", "f", {}, "c", cost, false});
+    CAPTURE(cost);
+    CHECK(error_of([&] { import_egraph(bad); }).find("node 'n': error: the cost ") == 0);
+  }
   SerializedEGraph bad_data;
   bad_data.class_data = "{";
   CHECK(error_of([&] { to_json(bad_data); }) == "error: \"class_data\" is not valid JSON text");

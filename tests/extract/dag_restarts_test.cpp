@@ -2,13 +2,16 @@
 // local optimum (without chain moves) misses the ILP optimum, the restarts reach it; they never
 // make `dag` worse, stop early on a single basin, and stay deterministic for a seed. Also the
 // restarts' fixpoint order (ordered_fixpoint).
+#include <chrono>
 #include <cmath>
+#include <limits>
 
 #include <doctest/doctest.h>
 
 #include "extract/extractor.hpp"
 #include "extract/fixpoint.hpp"
 #include "problems.hpp"
+#include "support/error.hpp"
 
 using namespace mctsat::extract;
 using namespace extract_test;
@@ -71,7 +74,8 @@ TEST_CASE("restarts stop early when the first ones all end at the first extracti
 TEST_CASE("restarts find random200's proven optimum, 27% below dag's local optimum") {
   // The extraction study's random200 (bench/results/extraction.md). CBC proves its optimum, 1255,
   // in about a minute (too slow for a unit test: the value is recorded here); `dag` without
-  // restarts stops at 1598 (with or without its chain moves), a local optimum of 39 classes where the optimum shares one subgraph among 29.
+  // restarts stops at 1598 (with or without its chain moves), a local optimum of 39 classes where
+  // the optimum shares one subgraph among 29.
   const Problem problem = window_problem(200, 1);
   CHECK(problem.num_classes() == 200);
   CHECK(problem.num_nodes() == 452);
@@ -148,4 +152,36 @@ TEST_CASE("Knuth's order gives the tree costs of the FIFO fixpoint, each node ev
       CHECK(check_choice(problem, ordered_choice, root).valid);
     }
   }
+}
+
+TEST_CASE("restarts stop at the deadline, whatever their number") {
+  // A search's reward counts them against its time budget: 100,000 restarts under `--seconds 5`
+  // ran for 12.5 s. Past the deadline none starts; the first extraction still stands.
+  const Problem problem = window_problem(40, 10, 8, 8);
+  ExtractorOptions options;
+  options.dag_restarts = 100000;
+  options.dag_converged = 0;
+  options.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  const Result late = make_extractor("dag", options)->extract(problem);
+  CHECK(late.detail.find("0 restarts (time limit)") == 0);
+  CHECK(check_choice(problem, late.choice).valid);
+  CHECK(late.dag_cost <= dag(problem, 0).dag_cost);
+}
+
+TEST_CASE("costs outside the accepted range are refused when the problem is built") {
+  // A denormal cost made the ILP's scale infinite (CBC aborted); 1e308 made sums infinite.
+  for (const double cost : {5e-324, 1e-11, 1e308, -1.0}) {
+    CAPTURE(cost);
+    ProblemBuilder builder;
+    const Index c = builder.add_class();
+    CHECK_THROWS_AS(builder.add_node(c, cost), mctsat::Error);
+  }
+  ProblemBuilder builder;
+  const Index c = builder.add_class();
+  builder.add_node(c, 0.0);
+  builder.add_node(c, 1e9);
+  builder.add_node(c, std::numeric_limits<double>::infinity());  // forbidden
+  builder.add_root(c);
+  const Problem problem = std::move(builder).finish();
+  CHECK(make_extractor("ilp")->extract(problem).dag_cost == 0.0);
 }

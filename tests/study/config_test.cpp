@@ -166,7 +166,11 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
       {R"({"name": "t", "models": [], "configurations": [{"name": "a"}]})",
        "/models: expected a non-empty array"},
       {R"({"name": "a b", "models": ["demo"], "configurations": [{"name": "a"}]})",
-       "/name: must not contain"},
+       "/name: must be a non-empty name without '/'"},
+      {R"({"name": "a\nb", "models": ["demo"], "configurations": [{"name": "a"}]})",
+       "/name: must be a non-empty name without '/'"},
+      {R"({"name": "..", "models": ["demo"], "configurations": [{"name": "a"}]})",
+       "/name: must be a non-empty name without '/'"},
       {R"({"name": "t", "models": ["demo"] "configurations": []})", "/tmp/study.json:1:"},
       {"{" + base + R"("configurations": [{"name": "a"}], "measure": "yes"})",
        "/measure: expected true, false or an object"},
@@ -206,6 +210,21 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
     CHECK(message.rfind("/tmp/study.json", 0) == 0);
     CHECK(message.find(c.expected) != std::string::npos);
   }
+}
+
+TEST_CASE("a long seed list is refused or checked for duplicates without quadratic work") {
+  const std::string grid = R"("name": "t", "models": ["demo"], "configurations": [{"name": "a"}])";
+  // 10^6 seeds: more than a grid may hold, refused before the duplicate check.
+  std::string seeds;
+  for (int i = 0; i < 1'000'000; ++i) seeds += fmt::format("{}{}", i ? "," : "", i);
+  std::string message = error_of("{" + grid + ", \"seeds\": [" + seeds + "]}");
+  CHECK(message.find("/seeds: 1000000 seeds, more than the 100000 runs a grid may hold") !=
+        std::string::npos);
+  // 60,000 distinct seeds, then the first again.
+  seeds.clear();
+  for (int i = 0; i < 60'000; ++i) seeds += fmt::format("{},", i);
+  message = error_of("{" + grid + ", \"seeds\": [" + seeds + "0]}");
+  CHECK(message.find("/seeds/60000: seed 0 is listed twice") != std::string::npos);
 }
 
 TEST_CASE("\"measure\" asks for oneDNN timings and changes the ids only when on") {

@@ -101,6 +101,19 @@ TEST_CASE("one bench process at a time holds a study directory") {
   CHECK_NOTHROW(StudyDirectoryLock(dir.string()));  // released with the first
 }
 
+TEST_CASE("bench merge does not write a directory that a bench process holds") {
+  const fs::path running = fresh_dir("merge-running"), shard = fresh_dir("merge-shard");
+  append_record((running / "runs.jsonl").string(), record("x", 0, "ok"));
+  append_record((shard / "runs.jsonl").string(), record("y", 1, "ok"));
+  {
+    const StudyDirectoryLock bench(running.string());
+    CHECK_THROWS_WITH_AS(merge_results({running.string(), shard.string()}, running.string()),
+                         doctest::Contains("another bench process is writing"), mctsat::Error);
+    CHECK(read_records(running.string()).size() == 1);  // untouched
+  }
+  CHECK(merge_results({running.string(), shard.string()}, running.string()) == 2);
+}
+
 TEST_CASE("records whose status is not a string are skipped as malformed") {
   const fs::path dir = fresh_dir("null-status");
   const std::string file = (dir / results_file_name(0, 1)).string();

@@ -2,8 +2,8 @@
 // (checker included), lowering to e-graph rewrites and the TENSAT importer, none of which may
 // crash, hang or leak. When the text parses without errors, printing it in canonical form and
 // parsing that again must give no error, the same syntax tree and the same printed text; otherwise
-// the target aborts, which libFuzzer reports as a finding. Built and run by run_fuzzer.sh (CTest
-// test dsl_parser_fuzz).
+// the target aborts, which libFuzzer reports as a finding. Built by the build (tests/fuzz/targets)
+// and run by tests/fuzz/run_fuzzer.sh (CTest test dsl_parser_fuzz).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // (validation, import into an e-graph, congruence closure, the extraction problem), which may only
 // succeed or throw mctsat::Error; any other exception, crash, hang or leak is a finding. An e-graph
 // it reads must write and read back to the same JSON text, and the greedy extractor's tree costs
-// must be computable on the problem it becomes. Built and run by tests/dsl/fuzz/run_fuzzer.sh
+// must be computable on the problem it becomes. Built and run by tests/fuzz/run_fuzzer.sh
 // egraph_json (CTest test extract_egraph_json_fuzz).
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // parsing, field types, node references, shape inference and validation), which may only return a
 // graph or throw mctsat::Error; any other exception, crash, hang or leak is a finding. A graph it
 // returns must write and read back to the same JSON text. Built and run by
-// tests/dsl/fuzz/run_fuzzer.sh graph_json (CTest test frontend_graph_json_fuzz).
+// tests/fuzz/run_fuzzer.sh graph_json (CTest test frontend_graph_json_fuzz).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // or throw mctsat::Error; any other exception, crash, hang or leak is a finding. A graph it returns
 // must export to ONNX and import again. (Debian's libonnx and libprotobuf are not instrumented: a
 // memory error inside them is found only when it crashes.) Built and run by
-// tests/dsl/fuzz/run_fuzzer.sh onnx_import (CTest test frontend_onnx_import_fuzz).
+// tests/fuzz/run_fuzzer.sh onnx_import (CTest test frontend_onnx_import_fuzz).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // the grid's expansion), which may only return a study or throw mctsat::Error; any other
 // exception, crash, hang or leak is a finding. A study it returns must expand to runs with
 // distinct ids, each naming a model, rule set and cost model of the study. Built and run by
-// tests/dsl/fuzz/run_fuzzer.sh study_config (CTest test study_config_fuzz).
+// tests/fuzz/run_fuzzer.sh study_config (CTest test study_config_fuzz).
 //
 // The parser checks that model and rule files exist and loads device profiles and cost tables.
 // Relative paths resolve against the config's directory, which does not exist; an input with a
