@@ -228,7 +228,8 @@ TEST_CASE("under a memory limit a multi-pattern join holds only the matches the 
   const std::vector<bool> enabled{true};
 
   Options options = unlimited();
-  const std::size_t match_bytes = (2 + rules.span()[0]->num_vars()) * sizeof(Id);
+  // A join holds two stages at once (the matches so far and the next stage's): both count.
+  const std::size_t match_bytes = 2 * (2 + rules.span()[0]->num_vars()) * sizeof(Id);
   Graph limited = egraph;
   options.limits.memory_bytes = limited.memory_bytes() + 100 * match_bytes;
   const IterationStats stats =

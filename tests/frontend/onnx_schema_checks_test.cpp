@@ -25,9 +25,7 @@ onnx::ModelProto conv_model(std::int64_t channels, std::vector<std::int64_t> wei
   add_initializer(g, "w", weights);
   auto* node = add_node(g, "Conv", {"x", "w"}, {"y"});
   if (group != 1) set_int(node, "group", group);
-  g.add_output()->set_name("y");
-  g.mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(
-      onnx::TensorProto::FLOAT);
+  add_value_info(g.add_output(), "y", {1, weights[0], 6, 6});
   return model;
 }
 

@@ -1,7 +1,8 @@
 // run_isolated: the child's answer comes back whole (also a large one, beyond a pipe's buffer);
 // a child killed by a signal is reported, not fatal; a child that throws or exits early is an
 // error; a child past its deadline is killed; one beyond its memory budget ends out of memory;
-// the calling process's state is untouched by the child.
+// the calling process's state is untouched by the child; a host's interrupt check (Python's
+// Ctrl-C) stops the wait and kills the child.
 #include <csignal>
 #include <cstdlib>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include "support/error.hpp"
+#include "support/interrupt.hpp"
 #include "support/isolated_call.hpp"
 
 using namespace mctsat;
@@ -104,4 +106,21 @@ TEST_CASE("a child that needs more than its memory budget ends out of memory, no
   const IsolatedOutcome modest = run_isolated(allocate(std::size_t{16} << 20), 30.0, budget);
   CHECK_FALSE(modest.out_of_memory);
   CHECK(modest.values == std::vector<double>{1.0});
+}
+
+TEST_CASE("a host's interrupt stops the wait for the child, which is killed") {
+  // Python's Ctrl-C: the check raises on its second poll; the child would sleep for an hour.
+  struct Interrupted {};
+  int polls = 0;
+  const HostInterruptCheck check([&] {
+    if (++polls == 2) throw Interrupted{};
+  });
+  CHECK_THROWS_AS(run_isolated(
+                      [&]() -> std::vector<double> {
+                        ::sleep(3600);
+                        return {};
+                      },
+                      7200),
+                  Interrupted);
+  CHECK(polls == 2);
 }

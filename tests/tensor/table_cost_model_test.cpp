@@ -171,7 +171,16 @@ TEST_CASE("malformed tables: file:line:col for JSON, the entry index for bad ent
   SUBCASE("negative ms") {
     const Error e = parse_error(head + "  {\"key\": \"a\", \"ms\": -1}\n]}");
     CHECK(e.message().find("entry 0") != std::string::npos);
-    CHECK(e.message().find("non-negative") != std::string::npos);
+    CHECK(e.message().find("\"ms\" -1 is negative") != std::string::npos);
+  }
+  SUBCASE("ms outside 0 or 1e-10 to 1e9: a denormal, 1e308") {
+    // A denormal made the ILP's scale infinite; 1e308 summed to infinity.
+    CHECK(parse_error(head + "  {\"key\": \"a\", \"ms\": 5e-324}\n]}")
+              .message()
+              .find("is neither 0 nor at least 1e-10 ms") != std::string::npos);
+    CHECK(parse_error(head + "  {\"key\": \"a\", \"ms\": 1e308}\n]}")
+              .message()
+              .find("is more than 1e+09 ms") != std::string::npos);
   }
   SUBCASE("not an object, no key, empty key, unknown field") {
     CHECK(parse_error(head + "  [1]\n]}").message().find("entry 0") != std::string::npos);
