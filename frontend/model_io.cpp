@@ -26,6 +26,7 @@ std::string zoo_names() {
   std::string names;
   for (const ZooEntry& entry : zoo_models())
     names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  for (const ZooEntry& family : zoo_families()) names += fmt::format(", {}-<size>", family.name);
   return names;
 }
 

@@ -3,6 +3,7 @@
 // (1024x1024), 16 heads of 64 (reshape + transpose), two batched products (logits = Q.K, out =
 // logits.V), heads merged back and an output projection that feeds the next layer. Every layer's
 // output is a graph output (TENSAT joins them with noop; our e-graph conversion adds the noops).
+// `bert-L` (zoo.hpp's generated models) stacks L such layers.
 // 113 operators, as TENSAT's: 1 relu + 8 x (6 matmul + 4 reshape + 4 transpose).
 #include <fmt/format.h>
 
@@ -14,12 +15,11 @@ namespace mctsat::frontend::zoo {
 using tensor::GraphBuilder;
 using tensor::TensorRef;
 
-tensor::Graph build_bert() {
-  constexpr int kLayers = 8;
+tensor::Graph build_bert(int layers) {
   constexpr std::int64_t kTokens = 64, kHidden = 1024, kHeads = 16, kHeadSize = 64;
   GraphBuilder b;
   TensorRef x = b.relu(b.input("input", {kTokens, kHidden}));
-  for (int layer = 0; layer < kLayers; ++layer) {
+  for (int layer = 0; layer < layers; ++layer) {
     auto heads = [&](const char* which) {
       const TensorRef w = b.weight(fmt::format("layer{}_w{}", layer, which), {kHidden, kHidden});
       return b.transpose(b.reshape(b.matmul(x, w), {kTokens, kHeads, kHeadSize}), {1, 0, 2});

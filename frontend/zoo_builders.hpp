@@ -7,15 +7,16 @@
 
 namespace mctsat::frontend::zoo {
 
-tensor::Graph build_demo();         // zoo_demo.cpp
-tensor::Graph build_bert();         // zoo_bert.cpp
-tensor::Graph build_nasrnn();       // zoo_nasrnn.cpp
-tensor::Graph build_resnext50();    // zoo_resnet.cpp
-tensor::Graph build_resnet50();     // zoo_resnet.cpp
-tensor::Graph build_nasneta();      // zoo_nasnet.cpp
-tensor::Graph build_vgg19();        // zoo_cnn.cpp
-tensor::Graph build_squeezenet();   // zoo_cnn.cpp
-tensor::Graph build_mobilenetv2();  // zoo_cnn.cpp
-tensor::Graph build_inceptionv3();  // zoo_inception.cpp
+tensor::Graph build_demo();                 // zoo_demo.cpp
+tensor::Graph build_bert(int layers = 8);   // zoo_bert.cpp
+tensor::Graph build_nasrnn(int steps = 5);  // zoo_nasrnn.cpp
+tensor::Graph build_resnext50();            // zoo_resnet.cpp
+tensor::Graph build_resnet50();             // zoo_resnet.cpp
+tensor::Graph build_nasneta();              // zoo_nasnet.cpp
+tensor::Graph build_vgg19();                // zoo_cnn.cpp
+tensor::Graph build_squeezenet();           // zoo_cnn.cpp
+tensor::Graph build_mobilenetv2();          // zoo_cnn.cpp
+tensor::Graph build_inceptionv3();          // zoo_inception.cpp
+tensor::Graph build_deepcnn(int blocks);    // zoo_deepcnn.cpp
 
 }  // namespace mctsat::frontend::zoo

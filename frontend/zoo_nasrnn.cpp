@@ -7,9 +7,12 @@
 // and ewmul folds the eight into the new state. As in TENSAT, the initial state is a weight, so
 // the eight h.U products of the first step are weight-only (folded, free).
 //
+// `nasrnn-T` (zoo.hpp's generated models) unrolls the same cell over T steps.
+//
 // Operators: 230, as TENSAT's; per step 46 = 16 matmul + 11 ewadd + 4 ewmul + 8 tanh + 5 sigmoid
 // + 2 relu. The graph has one output, the final state (1x512), as TENSAT's root.
 #include <array>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -22,7 +25,6 @@ namespace {
 using tensor::GraphBuilder;
 using tensor::TensorRef;
 
-constexpr int kSteps = 5;
 constexpr std::int64_t kHidden = 512;
 
 // One step of the cell: the new state from the input x and the previous state h. Every operator
@@ -60,14 +62,14 @@ TensorRef nas_cell(GraphBuilder& b, int step, TensorRef x, TensorRef h) {
 
 }  // namespace
 
-tensor::Graph build_nasrnn() {
+tensor::Graph build_nasrnn(int steps) {
   GraphBuilder b;
-  std::array<TensorRef, kSteps> xs{};
-  for (int step = 0; step < kSteps; ++step) {
+  std::vector<TensorRef> xs(static_cast<std::size_t>(steps));
+  for (int step = 0; step < steps; ++step) {
     xs[static_cast<std::size_t>(step)] = b.input(fmt::format("x{}", step), {1, kHidden});
   }
   TensorRef state = b.weight("state0", {1, kHidden});
-  for (int step = 0; step < kSteps; ++step) {
+  for (int step = 0; step < steps; ++step) {
     state = nas_cell(b, step, xs[static_cast<std::size_t>(step)], state);
   }
   b.output("state", state);

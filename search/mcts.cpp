@@ -84,6 +84,7 @@ struct Simulation {
   // dependent steps, each overlapped part counted once: what it takes with a thread for every
   // task it can spawn).
   double cpu_seconds = 0, span_cpu_seconds = 0;
+  std::uint64_t work = 0;  // work units (search/work_units.hpp) of the parallel phase
   // The bytes each e-graph this simulation builds may grow to (the memory limit's room left by
   // the tree, shared by the simulations in flight and the states each holds at once).
   std::size_t memory_allowance = std::numeric_limits<std::size_t>::max();
@@ -140,6 +141,7 @@ class Planner {
     nodes_.clear();
     auto root_state = std::make_unique<TensorEGraph>(std::move(initial));
     const double root_cost = evaluate(*root_state);
+    work_ += root_state->egraph.num_nodes();
     nodes_.push_back(make_node(-1, 0, std::move(root_state), root_cost, root_cost));
     tree_bytes_ = nodes_[0].bytes;
     result.initial_cost = root_cost;
@@ -156,6 +158,10 @@ class Planner {
       }
       if (nodes_[0].terminal) {
         result.stop = StopReason::kNodeLimit;
+        break;
+      }
+      if (work_ >= limits_.work) {
+        result.stop = StopReason::kWorkLimit;
         break;
       }
       if (tree_bytes_ >= limits_.memory_bytes) {
@@ -199,6 +205,7 @@ class Planner {
     }
     result.evaluations = evaluations_;
     result.memo_hits = memo_hits_;
+    result.work = work_;
     result.cpu_seconds = thread_cpu_seconds() - cpu_start;
     result.simulation_cpu_seconds = simulation_cpu_;
     result.critical_cpu_seconds = critical_cpu_;
@@ -437,17 +444,19 @@ class Planner {
       const std::vector<std::size_t>& mine = sim.actions;
       FirstChange change = first_change(*sim.leaf_state, mine, sim.memory_allowance);
       pipeline.add_work(change.cpu_seconds, change.span_cpu_seconds);
+      sim.work += tried_work(*sim.leaf_state, change.position, mine.size());
       sim.pruned.assign(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(
                                                          std::min(change.position, mine.size())));
       if (change.state) {
         sim.child_action = mine[change.position];
         sim.child = std::move(change.state);
         from = sim.child.get();
+        sim.work += from->egraph.num_nodes();
         pipeline.evaluate(*from);
       }
     }
     const bool from_terminal = from->egraph.num_nodes() >= options_.node_limit;
-    if (!from_terminal) rollout(*from, rng, sim, pipeline);
+    if (!from_terminal) sim.work += rollout(*from, rng, sim, pipeline);
     pipeline.finish();
     if (sim.child) sim.child_cost = pipeline.cost(1);
     sim.rollout_return = 0;
@@ -462,6 +471,7 @@ class Planner {
 
   // Adds a simulation's expansion to the tree and backs its return up the path.
   void backup(Simulation& sim) {
+    work_ += sim.work;
     for (std::size_t index : sim.path) --nodes_[index].in_flight;
     const std::size_t leaf = sim.path.back();
     if (sim.expands) {
@@ -548,7 +558,8 @@ class Planner {
   // advances only when its oldest simulation is done).
   void fill(Window& window, Clock::time_point start, tbb::task_group* tasks) {
     while (window.flights.size() < batch_ && window.started < options_.simulations &&
-           elapsed(start) < limits_.seconds && tree_bytes_ < limits_.memory_bytes) {
+           elapsed(start) < limits_.seconds && tree_bytes_ < limits_.memory_bytes &&
+           work_ < limits_.work) {
       auto flight = std::make_unique<Window::Flight>();
       Simulation& sim = flight->sim;
       sim.seed = hash_combine(options_.seed, ++simulations_started_);
@@ -620,8 +631,10 @@ class Planner {
 
   // A rollout of up to rollout_depth steps from a state: each step's state goes to the pipeline,
   // which extracts its cost (the return is computed from the costs once all are known).
-  void rollout(const TensorEGraph& from, RandomEngine& rng, const Simulation& sim,
-               Pipeline& pipeline) {
+  // Returns its work units.
+  std::uint64_t rollout(const TensorEGraph& from, RandomEngine& rng, const Simulation& sim,
+                        Pipeline& pipeline) {
+    std::uint64_t work = 0;
     const std::size_t memory_allowance = sim.memory_allowance;
     const TensorEGraph* state = &from;
     std::unique_ptr<TensorEGraph> owned;  // the current state unless it is `from`
@@ -634,8 +647,10 @@ class Planner {
         for (std::size_t action : rollout_candidates(rng, sim)) {
           if (tried == options_.lookahead_width) break;
           auto candidate = apply(*state, action, memory_allowance);
+          work += state->egraph.num_nodes();
           if (!candidate) continue;
           ++tried;
+          work += candidate->egraph.num_nodes();
           const double c = evaluate(*candidate);
           if (!next || c < next_cost) {
             next = std::move(candidate);
@@ -647,10 +662,13 @@ class Planner {
         if (!next) break;  // nothing applies any more
         pipeline.known(next_cost);
       } else {
-        FirstChange change = first_change(*state, rollout_candidates(rng, sim), memory_allowance);
+        const std::vector<std::size_t> candidates = rollout_candidates(rng, sim);
+        FirstChange change = first_change(*state, candidates, memory_allowance);
         pipeline.add_work(change.cpu_seconds, change.span_cpu_seconds);
+        work += tried_work(*state, change.position, candidates.size());
         next = std::move(change.state);
         if (!next) break;  // nothing applies any more
+        work += next->egraph.num_nodes();
         pipeline.evaluate(*next);
       }
       owned = std::move(next);  // the state before: settled by the pipeline, no longer needed
@@ -658,6 +676,14 @@ class Planner {
       if (state->egraph.num_nodes() >= options_.node_limit) break;
     }
     pipeline.release(owned);
+    return work;
+  }
+
+  // The work units of trying rules on `state` in order up to the first that changed it (at
+  // `position`; `count` when none did), as the sequential search tries them.
+  static std::uint64_t tried_work(const TensorEGraph& state, std::size_t position,
+                                  std::size_t count) {
+    return static_cast<std::uint64_t>(state.egraph.num_nodes()) * std::min(position + 1, count);
   }
 
   // The root child to commit: the best mean value, ties broken by `options_.tie_break`.
@@ -729,6 +755,7 @@ class Planner {
   std::unordered_map<std::uint64_t, double> memo_;
   std::vector<std::pair<double, std::size_t>> action_reward_;  // heavy policy: per rule
   std::size_t evaluations_ = 0, memo_hits_ = 0, simulations_started_ = 0;
+  std::uint64_t work_ = 0;  // work units of the simulations backed up so far (and the root's)
   std::size_t tree_bytes_ = 0;
   std::vector<std::size_t> commits_;  // per rule: how often a planning step committed it
   double simulation_cpu_ = 0, critical_cpu_ = 0;

@@ -126,6 +126,7 @@ struct MctsResult {
   // both miss on one state, so these two counts, unlike the search, may vary from run to run).
   std::size_t evaluations = 0;
   std::size_t memo_hits = 0;
+  std::uint64_t work = 0;  // work units spent (search/work_units.hpp)
   // CPU time (thread time, so other processes do not inflate it) of the whole search on the
   // calling thread, of all simulations' expansions and rollouts, and the critical path of the
   // simulations with a thread for every task: each simulation takes its span (its chain of
@@ -143,7 +144,8 @@ struct MctsResult {
   double initial_cost = 0;
 };
 
-// Limits: `seconds` is the whole search's budget; `memory_bytes` bounds the e-graph snapshots the
+// Limits: `seconds` is the whole search's budget, `work` its work budget (checked before each
+// planning step and each simulation's selection); `memory_bytes` bounds the e-graph snapshots the
 // tree holds (simulations stop when they reach it, and the search stops when the tree is still
 // this large after a commit); `threads` run the expansions and rollouts. `arena`: the oneTBB arena
 // they run in when the search shares its threads with another one run beside it (then its CPU

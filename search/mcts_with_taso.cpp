@@ -30,6 +30,12 @@ StrategyResult MctsWithTaso::run(const tensor::Graph& graph, const SearchContext
   if (context.progress) options.progress = context.progress;
   SearchLimits limits = context.limits, taso_limits = context.limits;
   taso_limits.seconds = context.limits.seconds / 2;
+  // A work budget is split in fixed halves, so that neither search's share depends on the thread
+  // count (they run side by side) or on the other's use.
+  if (context.limits.work != SearchLimits{}.work) {
+    taso_limits.work = context.limits.work / 2;
+    limits.work = context.limits.work - taso_limits.work;
+  }
   if (taso_graph_ == TasoGraph::kFinal) {
     taso_limits.memory_bytes = context.limits.memory_bytes / 2;
     limits.memory_bytes = context.limits.memory_bytes - taso_limits.memory_bytes;

@@ -35,6 +35,9 @@ struct OptimizeOptions {
   // mcts with a taso graph: the patience of its TASO pass (TasoOptions::patience; 0: none). The
   // taso strategy itself runs without patience, as TASO does.
   std::size_t taso_patience = 100;
+  // A graph of more than twice this many operators is searched by regions of at most this many
+  // (region_search.hpp); 0: always whole.
+  std::size_t region_ops = 200;
   // Reported by every strategy (it overrides the strategies' own `progress` callbacks).
   ProgressCallback progress;
   // Called with the e-graph the final extractor sees, just before it extracts (e.g. to export it).

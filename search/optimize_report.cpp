@@ -46,6 +46,7 @@ nlohmann::json OptimizeReport::to_json() const {
     MCTSAT_ASSERT(!report.contains(key) && "a strategy's record key is one of the report's own");
     report[key] = value;
   }
+  if (r.regions > 0) report["regions"] = {{"count", r.regions}, {"distinct", r.distinct_regions}};
   report["kept_fallback"] = r.kept_fallback;
   if (check) report["check"] = *check;
   if (measured) report["measured"] = *measured;

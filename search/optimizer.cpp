@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "extract/tensor_problem.hpp"
+#include "search/region_search.hpp"
 #include "search/strategies.hpp"
 #include "support/error.hpp"
 #include "tensor/egraph_conversion.hpp"
@@ -30,6 +31,8 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
 OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
                         const tensor::CostModel& model, const OptimizeOptions& options,
                         const Strategy& strategy) {
+  if (auto by_regions = optimize_by_regions(graph, rules, model, options, strategy))
+    return std::move(*by_regions);
   // Without --memory-limit the search's e-graphs may take half of what this process may allocate
   // (the machine's memory or a lower address-space limit): a search that would exhaust it stops
   // with "memory limit" instead of meeting the OOM killer. The dag extractor's class sets, which

@@ -2,7 +2,8 @@
 // (strategy.hpp) to grow an e-graph, extracts with the final extractor, and builds the optimized
 // graph; the result is never costlier than the input (nor than the strategy's fallback graph).
 // One code path for every strategy, so that they compare under the same rules, cost model and
-// extraction.
+// extraction. A graph of more than twice `region_ops` operators is searched by regions
+// (region_search.hpp).
 #pragma once
 
 #include <optional>
@@ -36,6 +37,10 @@ struct OptimizeResult {
   bool kept_original = false;  // the extraction was no cheaper than the input graph
   bool kept_fallback = false;  // it was no cheaper than the strategy's fallback graph
   nlohmann::json record = nlohmann::json::object();  // the strategy's (StrategyResult::record)
+  // Searched by regions (region_search.hpp; then nodes, classes and iterations are the regions'
+  // sums, and `record` is the last distinct region's): the regions, and those of distinct
+  // structure.
+  std::size_t regions = 0, distinct_regions = 0;
 
   double speedup_percent() const {
     return optimized_cost > 0 ? 100.0 * (original_cost / optimized_cost - 1.0) : 0.0;

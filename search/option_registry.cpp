@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "search/work_units.hpp"
 #include "support/error.hpp"
 
 namespace mctsat::search {
@@ -117,6 +118,30 @@ std::vector<OptionSpec> make_registry() {
       "The search's time budget in seconds (it stops and extracts; a bench run's hard limit is "
       "its limits.seconds)",
       +[](OptimizeOptions& o) -> double& { return o.limits.seconds; }, 0, true, 1e9, all));
+  {
+    OptionSpec work = spec_of(
+        "search_work", "--work", OptionType::kReal,
+        "The search's work budget in millions of work units (e-nodes it copies, rewrites or "
+        "costs): unlike --seconds it does not depend on the machine's speed or load, so a seeded "
+        "run stopped by it gives the same graph on a busy machine (mcts with a taso graph: half "
+        "each); unset: none");
+    work.min = 0;
+    work.min_exclusive = true;
+    work.max = 1e9;
+    work.used_by = {S::kMcts, S::kTaso};
+    work.id_only_if_set = true;
+    work.get = [](const OptimizeOptions& o) {
+      return o.limits.work == SearchLimits{}.work ? json()
+                                                  : json(static_cast<double>(o.limits.work) /
+                                                         static_cast<double>(kWorkUnitsPerMillion));
+    };
+    work.set = [](OptimizeOptions& o, const json& v) {
+      o.limits.work = std::max<std::uint64_t>(
+          1, static_cast<std::uint64_t>(
+                 std::llround(v.get<double>() * static_cast<double>(kWorkUnitsPerMillion))));
+    };
+    r.push_back(std::move(work));
+  }
   {
     OptionSpec memory = spec_of(
         "memory_limit_mb", "--memory-limit", OptionType::kReal,
@@ -239,6 +264,13 @@ std::vector<OptionSpec> make_registry() {
       "mcts with --taso-graph: stop its taso pass after this many explored graphs without a new "
       "best graph (0: never; the taso strategy itself has no patience)",
       +[](OptimizeOptions& o) -> std::size_t& { return o.taso_patience; }, 0, mcts));
+  r.push_back(count(
+      "region_ops", "--region-ops",
+      "A graph of more than twice this many operators is cut between layers into regions of at "
+      "most this many, each searched on its own (regions of equal structure once) and joined "
+      "(0: always search the whole graph)",
+      +[](OptimizeOptions& o) -> std::size_t& { return o.region_ops; }, 0, all));
+  r.back().id_only_if_set = true;
   r.push_back(count(
       "taso.budget", "--budget", "taso (and mcts with --taso-graph): graphs to explore",
       +[](OptimizeOptions& o) -> std::size_t& { return o.taso.budget; }, 1, taso));

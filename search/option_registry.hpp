@@ -41,6 +41,9 @@ struct OptionSpec {
   std::vector<StrategyKind> used_by;  // the strategies that read it; empty: all of them
   bool in_study = true;               // false: studies set it otherwise (the seed: "seeds")
   std::vector<std::string> aliases;   // older study parameter names that still read
+  // Added after studies were run: study run ids hash it only when it differs from its default,
+  // so that the ids of runs that do not set it stay as they were.
+  bool id_only_if_set = false;
   std::function<nlohmann::json(const OptimizeOptions&)> get;
   std::function<void(OptimizeOptions&, const nlohmann::json&)> set;  // value already checked
 };

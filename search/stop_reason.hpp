@@ -14,6 +14,7 @@ enum class StopReason {
   kStepLimit,       // mcts, greedy: their planning-step limit
   kNodeLimit,       // the e-node limit
   kTimeLimit,       // the search's time budget
+  kWorkLimit,       // the search's work budget (SearchLimits::work)
   kMemoryLimit,     // the memory limit
   kBudget,          // taso: its budget of explored graphs
   kPatience,        // taso: its patience (explored graphs without a new best)
@@ -21,13 +22,14 @@ enum class StopReason {
   kStopped,         // a hook asked to stop
 };
 
-inline constexpr EnumNames<StopReason, 11> kStopReasonNames{{
+inline constexpr EnumNames<StopReason, 12> kStopReasonNames{{
     {StopReason::kNoImprovement, "no improving action"},
     {StopReason::kSaturated, "saturated"},
     {StopReason::kIterationLimit, "iteration limit"},
     {StopReason::kStepLimit, "step limit"},
     {StopReason::kNodeLimit, "node limit"},
     {StopReason::kTimeLimit, "time limit"},
+    {StopReason::kWorkLimit, "work limit"},
     {StopReason::kMemoryLimit, "memory limit"},
     {StopReason::kBudget, "budget"},
     {StopReason::kPatience, "patience"},

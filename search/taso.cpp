@@ -39,6 +39,7 @@ struct Candidate {
   MatchOutcome outcome = MatchOutcome::kUnchanged;
   double cost = 0;
   bool accepted = false;  // under the cost threshold and the operator limit
+  bool built = false;     // applied to a copy (not told by the preview)
   std::uint64_t fingerprint = 0;
   double cpu_seconds = 0;  // building and costing it
 };
@@ -85,6 +86,10 @@ class TasoSearch {
       }
       if (held_bytes_ >= limits_.memory_bytes) {
         result.stop = StopReason::kMemoryLimit;
+        break;
+      }
+      if (result.work >= limits_.work) {
+        result.stop = StopReason::kWorkLimit;
         break;
       }
       const auto [cost, index] = queue_.top();
@@ -209,6 +214,7 @@ class TasoSearch {
         c.outcome = *outcome;
       } else {
         const MatchCandidate r = apply_match(state, rule, matches[c.rule], c.match, model_);
+        c.built = true;
         c.outcome = r.outcome;
         c.cost = r.cost;
         if (r.outcome == MatchOutcome::kGraph && r.cost < threshold) {
@@ -241,8 +247,11 @@ class TasoSearch {
       });
       result.parallel_cpu_seconds += ahead_seconds;
     }
+    const std::uint64_t nodes = state.egraph.num_nodes();
+    result.work += nodes;  // searching the rules
     for (const Candidate& c : candidates) {
       result.parallel_cpu_seconds += c.cpu_seconds;
+      if (c.built) result.work += nodes;
       if (c.outcome == MatchOutcome::kUnchanged) continue;
       ++result.candidates;
       if (c.outcome == MatchOutcome::kCyclic) ++result.cyclic;

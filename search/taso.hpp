@@ -5,7 +5,7 @@
 // when it is acyclic, no larger than `max_ops_factor` times the input, cheaper than `alpha` times
 // the best cost, and not seen before (graph_fingerprint). The search stops after `budget` popped
 // graphs, after `patience` popped graphs without a new best graph (if set), at the time limit
-// (also in the middle of an expansion), when the explored graphs' e-graphs reach the memory limit,
+// (also in the middle of an expansion), at the work limit, when the explored graphs' e-graphs reach the memory limit,
 // or when the queue is empty; under the memory limit, each rule holds at most its share of the
 // room left in matches. Patience only cuts the search short: up to where it stops, the search
 // is the same, so a run finds the unbounded run's best graph whenever `patience` exceeds that
@@ -56,6 +56,7 @@ struct TasoResult {
   std::size_t candidates = 0;  // rewritten graphs built (one per applicable match)
   std::size_t queued = 0;      // candidates that entered the queue
   std::size_t cyclic = 0;      // candidates rejected as cyclic
+  std::uint64_t work = 0;      // work units spent (search/work_units.hpp)
   // Thread CPU time of the whole search on the calling thread and of its parallel part (on any
   // thread): searching each rule, building and costing all candidates, and rebuilding the queue's
   // top graph beside them (with one thread: when it is popped next). From a one-thread run, the
@@ -64,7 +65,7 @@ struct TasoResult {
   StopReason stop = StopReason::kQueueEmpty;  // or budget, patience, time or memory limit
 };
 
-// Limits: seconds (checked before each popped graph), threads (candidates of a wave). `arena`:
+// Limits: seconds (checked before each popped graph), work (likewise), threads (candidates of a wave). `arena`:
 // the oneTBB arena the candidates run in when the search shares its threads with another one run
 // beside it (then its CPU clocks also count the other's tasks a waiting thread ran); null: an
 // arena of its own with `limits.threads`.

@@ -206,6 +206,8 @@ void read_models(const Reader& r, const json& root, const fs::path& base, Study&
   const json& models = r.array(root["models"], "/models", true);
   std::vector<std::string> zoo;
   for (const auto& entry : frontend::zoo_models()) zoo.emplace_back(entry.name);
+  for (const auto& family : frontend::zoo_families())
+    zoo.push_back(fmt::format("{}-<size>", family.name));
   std::set<std::string> names;
   for (std::size_t i = 0; i < models.size(); ++i) {
     const std::string path = fmt::format("/models/{}", i);
@@ -238,11 +240,10 @@ void read_models(const Reader& r, const json& root, const fs::path& base, Study&
                                               : fs::path(model.source).stem().string();
     } else {
       model.source = r.string(models[i], path);
-      model.name = std::find(zoo.begin(), zoo.end(), model.source) != zoo.end()
-                       ? model.source
-                       : fs::path(model.source).stem().string();
+      model.name = frontend::is_zoo_model(model.source) ? model.source
+                                                        : fs::path(model.source).stem().string();
     }
-    if (std::find(zoo.begin(), zoo.end(), model.source) == zoo.end()) {
+    if (!frontend::is_zoo_model(model.source)) {
       model.source = resolve(base, model.source);
       if (!fs::exists(model.source))
         r.fail(path, fmt::format("'{}' is neither a zoo model ({}) nor an existing file",
@@ -394,7 +395,11 @@ std::vector<std::string> parameter_names() {
 }
 
 json parameters_json(const OptimizeOptions& options) {
-  return search::options_json(options);
+  json parameters = search::options_json(options);
+  const OptimizeOptions defaults;
+  for (const search::OptionSpec& spec : search::option_registry())
+    if (spec.id_only_if_set && spec.get(options) == spec.get(defaults)) parameters.erase(spec.name);
+  return parameters;
 }
 
 Study parse_study(const std::string& text, const std::string& path,

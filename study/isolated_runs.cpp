@@ -99,6 +99,13 @@ std::string tail_of_file(const std::string& path, std::size_t max_chars) {
   return text;
 }
 
+double cpu_seconds_of(const rusage& usage) {
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 IsolatedOutcome finish(Child& child, const IsolatedJob& job) {
   ::close(child.fd);
   int status = 0;
@@ -108,6 +115,7 @@ IsolatedOutcome finish(Child& child, const IsolatedJob& job) {
   IsolatedOutcome outcome;
   outcome.wall_seconds = std::chrono::duration<double>(Clock::now() - child.start).count();
   outcome.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB
+  outcome.cpu_seconds = cpu_seconds_of(usage);
   if (child.timed_out) {
     outcome.status = "timeout";
     outcome.message = fmt::format("killed at the time limit of {} s", job.seconds);
@@ -145,6 +153,7 @@ IsolatedOutcome interrupted(Child& child, int signal) {
   outcome.message = fmt::format("stopped by {}", signal == SIGINT ? "SIGINT" : "SIGTERM");
   outcome.wall_seconds = std::chrono::duration<double>(Clock::now() - child.start).count();
   outcome.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  outcome.cpu_seconds = cpu_seconds_of(usage);
   return outcome;
 }
 

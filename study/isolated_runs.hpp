@@ -35,6 +35,7 @@ struct IsolatedOutcome {
   std::string message;    // why it failed
   double wall_seconds = 0;
   double peak_rss_mb = 0;  // the child's peak resident set
+  double cpu_seconds = 0;  // the child's CPU time, user + system (all its threads)
 };
 
 // Runs jobs 0..count-1 with at most `parallel` children at once, in index order. `job(i)` is asked
