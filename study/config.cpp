@@ -395,12 +395,22 @@ std::vector<std::string> parameter_names() {
 }
 
 json parameters_json(const OptimizeOptions& options) {
-  json parameters = search::options_json(options);
+  return search::options_json(options);
+}
+
+namespace {
+
+// The parameters a run id hashes: all but those added after studies were run and left at their
+// defaults (OptionSpec::id_only_if_set), so that the ids of runs that do not set them stay.
+json id_parameters_json(const OptimizeOptions& options) {
+  json parameters = parameters_json(options);
   const OptimizeOptions defaults;
   for (const search::OptionSpec& spec : search::option_registry())
     if (spec.id_only_if_set && spec.get(options) == spec.get(defaults)) parameters.erase(spec.name);
   return parameters;
 }
+
+}  // namespace
 
 Study parse_study(const std::string& text, const std::string& path,
                   const std::vector<std::string>& default_rules) try {
@@ -514,7 +524,7 @@ Study parse_study(const std::string& text, const std::string& path,
                                {"cost",
                                 {name_of(runtime::kCostModelNames, cost.spec.kind),
                                  cost.spec.device, cost.spec.table, cost.spec.fallback}},
-                               {"parameters", parameters_json(run.options)}};
+                               {"parameters", id_parameters_json(run.options)}};
               // Only when set, so that the ids of studies without them stay as they were.
               if (!study.models[m].load.input_shapes.empty())
                 identity["input_shapes"] = study.models[m].load.input_shapes;
