@@ -20,5 +20,6 @@ void add_bench_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
 void add_ops_command(CLI::App& app);
 void add_options_command(CLI::App& app);
+void add_examples_command(CLI::App& app);
 
 }  // namespace mctsat::cli

@@ -3,7 +3,8 @@
 // success; 1 an error in the input, a failed check or a limit reached (also out of memory); 70
 // an internal error (a bug: an exception that no input check turned into a located error); CLI11's
 // 100-127 for a malformed command line; 130 / 143 when SIGINT / SIGTERM stopped the command.
-// `--version` prints the version, the git commit of the build and where the rule library is.
+// `--version` prints the version, the git commit of the build and where the rule library is;
+// `mctsat` alone prints the help. A mistyped subcommand or flag gets a "did you mean" line.
 #include <iostream>
 #include <new>
 
@@ -12,7 +13,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/help_formatter.hpp"
 #include "cli/rule_library_location.hpp"
+#include "cli/typo_suggestions.hpp"
 #include "cli/version.hpp"
 #include "support/error.hpp"
 #include "support/interrupt.hpp"
@@ -21,6 +24,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "mctsat: tensor-graph superoptimization by equality saturation and Monte Carlo tree search"};
   app.require_subcommand(1);
+  app.formatter(std::make_shared<mctsat::cli::HelpFormatter>());  // subcommands inherit it
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
   app.set_version_flag(
       "--version",
@@ -42,11 +46,22 @@ int main(int argc, char** argv) {
   mctsat::cli::add_verify_command(app);
   mctsat::cli::add_ops_command(app);
   mctsat::cli::add_options_command(app);
+  mctsat::cli::add_examples_command(app);
   mctsat::install_interrupt_handlers();
+  if (argc == 1) {
+    std::cout << app.help();
+    return 0;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int status = app.exit(e);
+    if (status != 0) {
+      const std::string hint =
+          mctsat::cli::typo_suggestion(app, std::vector<std::string>(argv + 1, argv + argc));
+      if (!hint.empty()) std::cerr << "mctsat: " << hint << '\n';
+    }
+    return status;
   } catch (const mctsat::Error& e) {
     std::cerr << "mctsat: " << e.what() << '\n';
     return 1;

@@ -1,4 +1,5 @@
-// Finds the rule library relative to the running executable (see rule_library_location.hpp).
+// Finds the rule library and the examples relative to the running executable (see
+// rule_library_location.hpp).
 #include "cli/rule_library_location.hpp"
 
 #include <filesystem>
@@ -18,6 +19,12 @@ std::string rule_library_dir() {
 
 std::string default_rule_path() {
   return (std::filesystem::path(rule_library_dir()) / "taso").string();
+}
+
+std::string examples_dir() {
+  return installed_data_dir(
+      executable_path().parent_path(),
+      {MCTSAT_EXAMPLES_FROM_BINDIR, MCTSAT_BUILD_BINDIR, MCTSAT_BUILD_TREE_EXAMPLES});
 }
 
 }  // namespace mctsat::cli

@@ -1,8 +1,8 @@
-// Where the shipped rule library (the repository's rules/ folder) is found at run time, so that
-// an installed mctsat needs no path compiled in: first `<exe dir>/../share/mctsat/rules` (where
-// `cmake --install` puts it beside `<prefix>/bin/mctsat`), then, only for the binary in its own
-// build tree, the source tree's rules/. Also where the running executable is (a Slurm batch
-// script names it).
+// Where the data shipped with mctsat is found at run time, so that an installed mctsat needs no
+// path compiled in: the rule library (the repository's rules/ folder) and the examples (examples/):
+// first `<exe dir>/../share/mctsat/{rules,examples}` (where `cmake --install` puts them beside
+// `<prefix>/bin/mctsat`), then, only for the binary in its own build tree, the source tree's
+// folders. Also where the running executable is (a Slurm batch script names it).
 #pragma once
 
 #include <string>
@@ -15,5 +15,8 @@ std::string rule_library_dir();
 
 // The rule files `optimize` and `bench` use by default: rule_library_dir() + "/taso".
 std::string default_rule_path();
+
+// The examples' folder (`mctsat examples` copies it), found like rule_library_dir().
+std::string examples_dir();
 
 }  // namespace mctsat::cli

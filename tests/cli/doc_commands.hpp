@@ -2,10 +2,11 @@
 // examples/ true. A ```sh block preceded by the line `<!-- runnable -->` holds commands that must
 // succeed; `<!-- runnable: fails -->` marks commands that must fail with an error message (e.g. a
 // rule file with a mistake). Each non-blank line of such a block is one command (a trailing `\`
-// joins lines; `#` starts a comment, as in sh). Commands start with `mctsat`; the tests run them
-// with the built executable first on PATH, in a scratch directory that links the repository's
-// data folders (examples, rules, bench, tests, docs), so that files they write stay there, and
-// with XDG_CACHE_HOME there too (the verifier's and the measured cost model's caches).
+// joins lines; `#` starts a comment, as in sh). Commands run `mctsat`; the tests run them in
+// order in one shell session (a `cd` carries over) with the built executable first on PATH, by
+// default starting in a scratch directory that links the repository's data folders (examples,
+// rules, bench, tests, docs), so that files they write stay there, with TMPDIR and
+// XDG_CACHE_HOME there too (the verifier's and the measured cost model's caches).
 // A ``` block preceded by `<!-- rule file -->` is a rule file that must pass `mctsat rules check`
 // (next to copies of examples/rules/, which it may include).
 #pragma once
@@ -93,25 +94,53 @@ inline std::string shell_quoted(const std::string& text) {
   return out + "'";
 }
 
+// A reader's shell session: commands run one after another with `bin_dir`'s mctsat first on PATH,
+// starting in `start`; a `cd` carries over to the next command, as in a terminal. Whatever the
+// session writes outside its working directories stays in `scratch`: TMPDIR (so that
+// `cd "$(mktemp -d)"` lands there) and XDG_CACHE_HOME (the verifier's and the measured cost
+// model's caches) point into it.
+class DocSession {
+ public:
+  DocSession(std::filesystem::path start, const std::filesystem::path& scratch,
+             std::string bin_dir = std::filesystem::path(MCTSAT_BINARY).parent_path().string())
+      : cwd_(std::move(start)), scratch_(scratch), bin_dir_(std::move(bin_dir)) {
+    std::filesystem::create_directories(scratch_ / "tmp");
+  }
+
+  CliResult run(const std::string& command) {
+    const std::filesystem::path cwd_file = scratch_ / "session-cwd";
+    const std::string script = command + "\nmctsat_status=$?; pwd > " +
+                               shell_quoted(cwd_file.string()) + "; exit $mctsat_status";
+    const std::string shell =
+        "cd " + shell_quoted(cwd_.string()) + " && PATH=" + shell_quoted(bin_dir_) +
+        ":\"$PATH\" XDG_CACHE_HOME=" + shell_quoted((scratch_ / "cache").string()) +
+        " TMPDIR=" + shell_quoted((scratch_ / "tmp").string()) + " sh -c " + shell_quoted(script);
+    const CliResult result = run_shell(shell);
+    std::ifstream in(cwd_file);
+    std::string line;
+    if (std::getline(in, line) && !line.empty()) cwd_ = line;
+    return result;
+  }
+  const std::filesystem::path& cwd() const { return cwd_; }
+
+ private:
+  std::filesystem::path cwd_, scratch_;
+  std::string bin_dir_;
+};
+
 // Runs one command in `dir` with the built mctsat first on PATH; returns exit status and output.
 inline CliResult run_doc_command(const std::filesystem::path& dir, const std::string& command) {
-  const std::string bin_dir = std::filesystem::path(MCTSAT_BINARY).parent_path().string();
-  const std::string shell = "cd " + shell_quoted(dir.string()) +
-                            " && PATH=" + shell_quoted(bin_dir) +
-                            ":\"$PATH\" XDG_CACHE_HOME=" + shell_quoted((dir / "cache").string()) +
-                            " sh -c " + shell_quoted(command);
-  return run_shell(shell);
+  return DocSession(dir, dir).run(command);
 }
 
-// Runs every runnable command of `page` (relative to the repository) in order, in one scratch
-// directory, and checks each one's exit status. Returns how many ran.
-inline std::size_t check_page_commands(const std::string& page) {
-  const auto commands = runnable_commands(std::filesystem::path(MCTSAT_SOURCE_DIR) / page);
-  DocScratch scratch;
+// Runs `commands` in order in one session and checks each one's exit status (and, for commands
+// marked to fail, that they print an error). Returns how many ran.
+inline std::size_t check_commands(const std::string& page, const std::vector<DocCommand>& commands,
+                                  DocSession& session) {
   for (const DocCommand& c : commands) {
     INFO(page << ":" << c.line << ": " << c.text);
     REQUIRE_MESSAGE(c.text.find("mctsat ") != std::string::npos, "runnable commands run mctsat");
-    const CliResult r = run_doc_command(scratch.dir, c.text);
+    const CliResult r = session.run(c.text);
     if (c.fails) {
       CHECK_MESSAGE(r.status != 0, r.output);
       CHECK_MESSAGE(r.output.find("error") != std::string::npos, r.output);
@@ -120,6 +149,15 @@ inline std::size_t check_page_commands(const std::string& page) {
     }
   }
   return commands.size();
+}
+
+// Runs every runnable command of `page` (relative to the repository) in order, in one session
+// that starts in a scratch directory linking the repository's data folders. Returns how many ran.
+inline std::size_t check_page_commands(const std::string& page) {
+  const auto commands = runnable_commands(std::filesystem::path(MCTSAT_SOURCE_DIR) / page);
+  DocScratch scratch;
+  DocSession session(scratch.dir, scratch.dir);
+  return check_commands(page, commands, session);
 }
 
 // The blocks of `page` marked `<!-- rule file -->`, each with its first line number.

@@ -1,7 +1,8 @@
 // The documentation stays true: README.md stays short, docs/dsl.md's operator table is what
 // `mctsat ops --markdown` prints, docs/cli.md names every command and flag of `--help` (with its
-// default), every command README.md and docs/ mark runnable runs, the rule files they show are
-// valid (tests/cli/doc_commands.hpp), and their relative links lead somewhere.
+// default), every command README.md and docs/ mark runnable runs, the README's tour writes nothing
+// into the checkout, the rule files they show are valid (tests/cli/doc_commands.hpp), and their
+// relative links lead somewhere.
 #include <cctype>
 #include <filesystem>
 #include <map>
@@ -244,10 +245,54 @@ TEST_CASE("docs/cli.md names every study parameter of bench/configs/schema.json"
   CHECK(checked >= 30);
 }
 
-TEST_CASE("the runnable commands of README.md and docs/ succeed") {
+namespace {
+
+// Every file under the checkout with its modification time, without .git, the build trees and
+// Python's byte-code caches.
+std::map<std::string, fs::file_time_type> checkout_files() {
+  std::map<std::string, fs::file_time_type> files;
+  const fs::path root = fs::canonical(MCTSAT_SOURCE_DIR);
+  std::error_code ec;
+  const fs::path build = fs::weakly_canonical(MCTSAT_BUILD_DIR, ec);
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::path& path = it->path();
+    const std::string name = path.filename().string();
+    if (it->is_directory() && (name == ".git" || name == "__pycache__" || path == build ||
+                               (path.parent_path() == root && name.rfind("build", 0) == 0))) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_directory())
+      files[fs::relative(path, root).string()] = fs::last_write_time(path, ec);
+  }
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("the README's tour runs from the checkout's root and writes nothing into it") {
+  // A reader who built mctsat pastes the tour in the checkout; it moves to a scratch directory
+  // and copies the examples there (`mctsat examples`), so `git status` stays clean.
+  const auto before = checkout_files();
+  Scratch scratch("mctsat-readme-tour");
+  DocSession session(MCTSAT_SOURCE_DIR, scratch.dir);
+  const auto commands = runnable_commands(source("README.md"));
+  CHECK(check_commands("README.md", commands, session) >= 10);
+  CHECK(session.cwd().string().rfind(scratch.dir.string(), 0) == 0);  // the tour left the checkout
+  const auto after = checkout_files();
+  for (const auto& [file, time] : after) {
+    const auto was = before.find(file);
+    CHECK_MESSAGE(was != before.end(), "the README's tour wrote " << file << " into the checkout");
+    if (was != before.end())
+      CHECK_MESSAGE(was->second == time, "the README's tour changed " << file);
+  }
+}
+
+TEST_CASE("the runnable commands of docs/ succeed") {
   std::size_t total = 0;
-  for (const char* page : {"README.md", "docs/cli.md", "docs/dsl.md", "docs/results.md",
-                           "docs/architecture.md", "docs/models.md"}) {
+  for (const char* page : {"docs/cli.md", "docs/dsl.md", "docs/results.md", "docs/architecture.md",
+                           "docs/models.md"}) {
     if (!fs::exists(source(page))) continue;
     total += check_page_commands(page);
   }

@@ -1,6 +1,7 @@
 // examples/: every command of the walkthrough (examples/README.md) runs, and the examples do what
 // the walkthrough says: the user rules fuse ReLUs into products and merge the two products, and
-// the example study runs its whole grid.
+// the example study runs its whole grid; `mctsat examples` copies them and the rule library, and
+// never overwrites.
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -25,6 +26,33 @@ std::set<std::string> rules_used(const json& report) {
 
 TEST_CASE("every command of examples/README.md runs") {
   CHECK(check_page_commands("examples/README.md") >= 15);
+}
+
+TEST_CASE("mctsat examples copies the examples and the rule library, and overwrites nothing") {
+  namespace fs = std::filesystem;
+  Scratch scratch("mctsat-examples-copy");
+  const CliResult copied = run_mctsat("examples " + scratch.file("tour"));
+  REQUIRE_MESSAGE(copied.status == 0, copied.output);
+  CHECK(fs::is_regular_file(scratch.dir / "tour/examples/study.json"));
+  CHECK(fs::is_regular_file(scratch.dir / "tour/examples/rules/fusion.rules"));
+  CHECK(fs::is_regular_file(scratch.dir / "tour/rules/taso/multi.rules"));
+  std::size_t entries = 0;  // no staging folder left behind
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(scratch.dir / "tour")) ++entries;
+  CHECK(entries == 2);
+
+  // A second copy into the same place is refused, naming what exists, and changes nothing.
+  std::ofstream(scratch.dir / "tour/examples/study.json") << "mine";
+  const CliResult again = run_mctsat("examples " + scratch.file("tour"));
+  CHECK(again.status == 1);
+  CHECK_MESSAGE(contains(again.output, (scratch.dir / "tour/examples").string() + ": error: "),
+                again.output);
+  std::ifstream kept(scratch.dir / "tour/examples/study.json");
+  CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == "mine");
+
+  // --path names the checkout's examples for the binary in its build tree.
+  const CliResult path = run_mctsat("examples --path");
+  REQUIRE(path.status == 0);
+  CHECK(path.output == (fs::path(MCTSAT_SOURCE_DIR) / "examples").string() + "\n");
 }
 
 TEST_CASE("the example rules fuse ReLUs and merge the products of one input") {

@@ -1,6 +1,7 @@
 // `mctsat --version` and `cmake --install`: the version and git commit recorded at build time
-// ("unknown" outside a git work tree), and an installed mctsat that finds its installed rule
-// library and never the build tree's.
+// ("unknown" outside a git work tree), an installed mctsat that finds its installed rule library
+// and never the build tree's, and the README's tour run unchanged by the installed binary from an
+// empty directory.
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -8,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/cli/cli_runner.hpp"
+#include "tests/cli/doc_commands.hpp"
 
 namespace fs = std::filesystem;
 
@@ -57,6 +59,15 @@ TEST_CASE("an installed mctsat finds its installed rule library, not the build t
       run_shell("cd / && '" + binary.string() + "' optimize demo --simulations 16 --json");
   REQUIRE_MESSAGE(demo.status == 0, demo.output);
   CHECK(demo.output.find("\"speedup_percent\"") != std::string::npos);
+  REQUIRE(fs::exists(prefix.dir / "share" / "mctsat" / "examples" / "study.json"));
+
+  // The README's tour, unchanged, from an empty directory with only the installed binary.
+  {
+    Scratch empty("mctsat-install-tour");
+    DocSession session(empty.dir, empty.dir, (prefix.dir / "bin").string());
+    const auto commands = runnable_commands(fs::path(MCTSAT_SOURCE_DIR) / "README.md");
+    CHECK(check_commands("README.md", commands, session) >= 10);
+  }
 
   // Without the installed library the installed binary fails, naming where it looked: it does
   // not fall back to the build tree's rules.
