@@ -9,15 +9,15 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "study/machine_info.hpp"
-#include "study/run_records.hpp"
-#include "study/slurm.hpp"
-#include "study/config.hpp"
-#include "study/report.hpp"
-#include "study/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/rule_library_location.hpp"
+#include "study/config.hpp"
+#include "study/machine_info.hpp"
+#include "study/report.hpp"
+#include "study/run_records.hpp"
+#include "study/runner.hpp"
+#include "study/slurm.hpp"
 #include "support/installed_data.hpp"
 #include "support/json_text.hpp"
 
@@ -153,7 +153,9 @@ void print_status(const study::StudyStatus& status, bool json) {
 
 void run(const BenchCliOptions& o) {
   if (o.config.empty())
-    throw Error("bench: expected a config file, or `merge`, `report`, `status` or `collect`");
+    throw CLI::RequiredError(
+        "bench: expected a config file, or `merge`, `report`, `status` or `collect`",
+        static_cast<int>(CLI::ExitCodes::RequiredError));
   study::Study study = study::load_study(o.config, {default_rule_path()});
   if (o.slurm) return submit_to_slurm(study, o);
   if (!o.seeds.empty()) study::restrict_seeds(study, o.seeds);

@@ -1,5 +1,6 @@
 // `mctsat ops [NAME...]`: lists the operator catalog (tensor/op.hpp) with each operator's
-// positional signature, attribute ranges, outputs and summary, as text, JSON or the Markdown
+// positional signature, attribute ranges (and what mode codes such as `pad` and `act` mean),
+// outputs and summary, as text, JSON or the Markdown
 // table that docs/dsl.md embeds (a test checks that the document matches this output).
 #include <iostream>
 #include <limits>
@@ -9,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "support/error.hpp"
+#include "support/suggest.hpp"
 #include "tensor/op.hpp"
 
 namespace mctsat::cli {
@@ -49,14 +51,32 @@ std::string range(const tensor::Param& p) {
   return fmt::format("{}..{}", p.min, p.max);
 }
 
-// "stride_h: integer 1..1048576; pad: integer 0..2; ..." (attributes only).
+// What the codes of the catalog's mode attributes mean (tensor/op.hpp's Padding and
+// Activation, which every operator with a `pad` or `act` attribute uses), or "" for a number.
+static_assert(static_cast<int>(tensor::Padding::kSame) == 0 &&
+              static_cast<int>(tensor::Padding::kValid) == 1 &&
+              static_cast<int>(tensor::Padding::kSameLower) == 2);
+static_assert(static_cast<int>(tensor::Activation::kNone) == 0 &&
+              static_cast<int>(tensor::Activation::kSigmoid) == 1 &&
+              static_cast<int>(tensor::Activation::kRelu) == 2 &&
+              static_cast<int>(tensor::Activation::kTanh) == 3);
+std::string_view value_meanings(const tensor::Param& p) {
+  if (p.name == "pad") return "0 SAME, 1 VALID, 2 SAME_LOWER";
+  if (p.name == "act") return "0 none, 1 sigmoid, 2 relu, 3 tanh";
+  return "";
+}
+
+// "stride_h: integer 1..1048576; pad: integer 0..2 (0 SAME, 1 VALID, 2 SAME_LOWER); ..."
+// (attributes only).
 std::string attributes(const tensor::OpSignature& sig) {
   std::string out;
   for (const tensor::Param& p : sig.params) {
     if (p.kind == tensor::ParamKind::kTensor) continue;
     const std::string r = range(p);
-    out += fmt::format("{}{}: {}{}", out.empty() ? "" : "; ", p.name, kind_name(p.kind),
-                       r.empty() ? "" : " " + r);
+    const std::string_view meanings = value_meanings(p);
+    out += fmt::format("{}{}: {}{}{}", out.empty() ? "" : "; ", p.name, kind_name(p.kind),
+                       r.empty() ? "" : " " + r,
+                       meanings.empty() ? "" : fmt::format(" ({})", meanings));
   }
   return out;
 }
@@ -71,6 +91,8 @@ nlohmann::json to_json(const tensor::OpSignature& sig) {
   for (const tensor::Param& p : sig.params) {
     nlohmann::json param = {{"name", p.name}, {"kind", kind_name(p.kind)}};
     if (p.kind == tensor::ParamKind::kInt) param["range"] = {p.min, p.max};
+    if (const std::string_view meanings = value_meanings(p); !meanings.empty())
+      param["values"] = meanings;
     if (p.variadic) param["variadic"] = true;
     params.push_back(std::move(param));
   }
@@ -96,7 +118,12 @@ void list_ops(const OpsOptions& o) {
   } else {
     for (const auto& name : o.names) {
       const auto op = tensor::find_op(name);
-      if (!op) throw Error(fmt::format("ops: no operator is named '{}' (see `mctsat ops`)", name));
+      if (!op) {
+        std::vector<std::string> names;
+        for (const auto& sig : tensor::all_signatures()) names.emplace_back(sig.name);
+        throw Error(fmt::format("ops: no operator is named '{}'{} (see `mctsat ops`)", name,
+                                did_you_mean(name, names)));
+      }
       selected.push_back(&tensor::signature(*op));
     }
   }

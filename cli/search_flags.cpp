@@ -9,6 +9,7 @@
 
 #include "search/option_registry.hpp"
 #include "support/error.hpp"
+#include "support/suggest.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -42,19 +43,28 @@ void add_search_flags(CLI::App& command, search::OptimizeOptions& options,
     const std::string help =
         fmt::format("{} [strategies: {}]", spec.help, search::used_by_text(spec));
     if (spec.type == search::OptionType::kFlag) {
+      // A negated flag ("!--continue-without-gain") turns the option off: its help says so
+      // rather than describing the option it turns off as if the flag did it.
+      const bool negated = spec.flag.front() == '!';
+      const bool on = spec.get(defaults).get<bool>();
       command.add_flag_function(
           spec.flag,
           [&options, &spec](std::int64_t count) { spec.set(options, nlohmann::json(count > 0)); },
-          fmt::format("{} (default: {})", help, spec.get(defaults).get<bool>() ? "on" : "off"));
+          negated ? fmt::format("Turns off {} (on by default): {}", spec.name, help)
+                  : fmt::format("{} (default: {})", help, on ? "on" : "off"));
       continue;
     }
     const CLI::Validator check(
         [&spec](std::string& text) -> std::string {
+          std::string error;
           try {
-            return search::option_value_error(spec, search::option_value_from_text(spec, text));
+            error = search::option_value_error(spec, search::option_value_from_text(spec, text));
           } catch (const Error& e) {
-            return e.message();
+            error = e.message();
           }
+          if (!error.empty() && spec.type == search::OptionType::kChoice)
+            error += did_you_mean(text, spec.choices);
+          return error;
         },
         type_name(spec));
     CLI::Option* option = command.add_option_function<std::string>(

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "support/suggest.hpp"
+
 namespace mctsat::dsl {
 namespace {
 
@@ -268,7 +270,12 @@ class RuleChecker {
     }
     const auto op = tensor::find_op(t.name);
     if (!op) {
-      error(t.where, fmt::format("unknown operator '{}'", t.name));
+      std::vector<std::string> names;  // what the rules may use, for "did you mean"
+      for (const auto& sig : tensor::all_signatures())
+        if (sig.op != tensor::Op::kInput && sig.op != tensor::Op::kWeight &&
+            sig.op != tensor::Op::kOpaque)
+          names.emplace_back(sig.name);
+      error(t.where, fmt::format("unknown operator '{}'{}", t.name, did_you_mean(t.name, names)));
       return p;
     }
     if (*op == tensor::Op::kInput || *op == tensor::Op::kWeight || *op == tensor::Op::kOpaque) {
