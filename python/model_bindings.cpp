@@ -1,6 +1,7 @@
 // mctsat.Model and its nodes: loading (zoo names, ONNX files and bytes, TASO .model, graph JSON),
 // inspecting (nodes, operators, shapes, attributes, statistics, per-node estimated costs) and
-// exporting (ONNX bytes, graph JSON, DOT, files), all through frontend/ and tensor/.
+// exporting (ONNX bytes, graph JSON, DOT, SVG, files; SVG is also the notebook display), all
+// through frontend/ and tensor/.
 #include <map>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "frontend/graph_dot.hpp"
 #include "frontend/graph_json.hpp"
+#include "frontend/graph_svg.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_export.hpp"
 #include "frontend/onnx_import.hpp"
@@ -179,6 +181,14 @@ void bind_models(py::module_& m) {
           "to_dot",
           [](const Model& model) { return frontend::graph_to_dot(model.graph, model.name); },
           "The model as Graphviz DOT text")
+      .def(
+          "to_svg",
+          [](const Model& model) { return frontend::graph_to_svg(model.graph, model.name); },
+          "The model drawn by Graphviz, as SVG text")
+      .def(
+          "_repr_svg_",
+          [](const Model& model) { return frontend::graph_to_svg(model.graph, model.name); },
+          "The drawing a notebook shows (IPython's rich display)")
       .def(
           "save",
           [](const Model& model, const std::string& path) {

@@ -12,7 +12,7 @@ packages=(
   coinor-libcbc-dev libbenchmark-dev libabsl-dev
   libonnx-testdata gnuplot-nox graphviz libgraphviz-dev
   clang libclang-rt-14-dev
-  python3-dev pybind11-dev python3-pytest
+  python3-dev pybind11-dev python3-pytest python3-pandas python3-venv python3-pip
   slurm-wlm munge
   # PyTorch 1.13 and torchvision 0.14 export the real-model corpus (tests/data/export-torch-models.py).
   python3-torch python3-torchvision
