@@ -88,9 +88,11 @@ void print_optimize_report(const search::OptimizeReport& report) {
     rules += fmt::format("{}{} x{}", rules.empty() ? "" : ", ", name, count);
   std::cout << "  rules used      " << (rules.empty() ? "none" : rules) << '\n';
   const extract::Result& e = r.extraction;
-  std::cout << fmt::format("  extraction      {} ({:.3f} s){}\n", extract::status_name(e.status),
-                           e.seconds,
-                           std::isnan(e.gap) ? "" : fmt::format(", gap {:.2f}%", 100 * e.gap));
+  std::cout << fmt::format(
+      "  extraction      {} ({:.3f} s){}\n", extract::status_name(e.status), e.seconds,
+      std::isnan(e.gap)
+          ? ""
+          : fmt::format(", gap {:.2f}% to a lower bound on the optimum", 100 * e.gap));
   if (report.check) {
     const auto& c = *report.check;
     std::cout << fmt::format(
@@ -253,8 +255,17 @@ void add_optimize_command(CLI::App& app) {
       // The line is erased when the session ends, before the report is printed.
       ProgressLine progress(!o.quiet && !o.json, std::string(strategy.name),
                             std::string(strategy.iteration),
-                            std::chrono::milliseconds(std::llround(o.progress_interval * 1000)));
+                            std::chrono::milliseconds(std::llround(o.progress_interval * 1000)),
+                            fmt::format("limit {:g} s", o.search.limits.seconds));
       session_options.search.progress = progress.callback();
+      // The final extraction reports nothing while it runs: the line names it.
+      const bool ilp = o.search.final_extract == extract::ExtractorKind::kIlp;
+      const std::string extraction = fmt::format(
+          "extraction ({}{})", name_of(extract::kExtractorNames, o.search.final_extract),
+          ilp ? fmt::format(", at most {:g} s", o.search.extractor.time_limit_seconds) : "");
+      session_options.search.final_egraph = [&](const tensor::TensorEGraph&) {
+        progress.set_phase(extraction);
+      };
       return study::run_optimize_session(graph, o.model, rules, *model, session_options);
     }();
     const search::OptimizeReport& report = session.report;

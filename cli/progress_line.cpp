@@ -1,4 +1,4 @@
-// The live progress line.
+// The live progress line (see progress_line.hpp).
 #include "cli/progress_line.hpp"
 
 #include <unistd.h>
@@ -11,33 +11,81 @@
 namespace mctsat::cli {
 
 ProgressLine::ProgressLine(bool enabled, std::string label, std::string unit,
-                           std::chrono::milliseconds log_interval)
+                           std::chrono::milliseconds log_interval, std::string limits)
     : active_(enabled),
       terminal_(isatty(STDERR_FILENO) == 1),
       label_(std::move(label)),
       unit_(std::move(unit)),
-      log_interval_(log_interval),
-      last_(std::chrono::steady_clock::now()) {}
+      limits_(std::move(limits)),
+      log_interval_(std::max(log_interval, std::chrono::milliseconds(1))),
+      start_(Clock::now()),
+      last_draw_(start_) {
+  if (active_) clock_ = std::thread([this] { tick(); });
+}
 
 ProgressLine::~ProgressLine() {
+  if (!active_) return;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  clock_.join();
   if (shown_ && terminal_) std::fputs("\r\033[K", stderr);
+}
+
+std::string ProgressLine::text_locked() const {
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+  const std::string time =
+      fmt::format("{:.1f} s{}", elapsed, limits_.empty() ? "" : " (" + limits_ + ")");
+  if (!phase_.empty() || !have_progress_)
+    return fmt::format("{}  {}  {}", label_, phase_.empty() ? "starting" : phase_, time);
+  const search::Progress& p = latest_;
+  const bool taso = std::string(p.phase) == search::Progress::kTasoPhase;
+  const std::string unit = taso ? "graph" : unit_;
+  // The limit is a cap (--max-steps, --iterations, --budget), not an expected count.
+  const std::string count = p.limit > 0 ? fmt::format("{} {} (at most {})", unit, p.step, p.limit)
+                                        : fmt::format("{} {}", unit, p.step);
+  const std::string cost =
+      std::isnan(p.best_cost) ? std::string() : fmt::format("  best {:.4f} ms", p.best_cost);
+  return fmt::format("{}  {}: {}{}  {} nodes  {}", label_, p.phase, count, cost, p.nodes, time);
+}
+
+void ProgressLine::draw_locked() {
+  last_draw_ = Clock::now();
+  shown_ = true;
+  const std::string line = text_locked();
+  std::fputs((terminal_ ? "\r\033[K" + line : line + "\n").c_str(), stderr);
+  std::fflush(stderr);
 }
 
 void ProgressLine::update(const search::Progress& p) {
   if (!active_) return;
-  const auto now = std::chrono::steady_clock::now();
-  // A terminal redraws one line ten times a second; a log gets a line every log interval.
-  const auto interval = terminal_ ? std::chrono::milliseconds(100) : log_interval_;
-  const bool last_step = terminal_ && p.step >= p.limit;
-  if ((shown_ || !terminal_) && !last_step && now - last_ < interval) return;
-  last_ = now;
-  shown_ = true;
-  const std::string cost =
-      std::isnan(p.best_cost) ? std::string() : fmt::format("  best {:.4f} ms", p.best_cost);
-  const std::string line = fmt::format("{}  {} {}/{}{}  {} nodes  {:.1f} s", label_, unit_, p.step,
-                                       p.limit, cost, p.nodes, p.seconds);
-  std::fputs((terminal_ ? "\r\033[K" + line : line + "\n").c_str(), stderr);
-  std::fflush(stderr);
+  std::lock_guard lock(mutex_);
+  latest_ = p;
+  have_progress_ = true;
+  phase_.clear();
+  // On a terminal each step redraws (at most ten times a second); a log gets its lines from the
+  // clock only, at a steady pace.
+  if (terminal_ && Clock::now() - last_draw_ >= std::chrono::milliseconds(100)) draw_locked();
+}
+
+void ProgressLine::set_phase(std::string phase) {
+  if (!active_) return;
+  std::lock_guard lock(mutex_);
+  phase_ = std::move(phase);
+  if (terminal_) draw_locked();
+}
+
+void ProgressLine::tick() {
+  const auto period = terminal_ ? std::chrono::milliseconds(500) : log_interval_;
+  std::unique_lock lock(mutex_);
+  auto next = start_ + period;
+  while (!wake_.wait_until(lock, next, [this] { return stopping_; })) {
+    draw_locked();
+    next += period;
+    if (next < Clock::now()) next = Clock::now() + period;  // a stalled clock does not burst
+  }
 }
 
 search::ProgressCallback ProgressLine::callback() {

@@ -1,11 +1,19 @@
-// Progress of long searches on stderr: "mcts  step 3/200  best 1.0137 ms  2000 nodes  0.8 s". On
-// a terminal one line is rewritten in place at most ten times a second and erased when the search
-// ends; otherwise (a log file, a cluster job's output) a line is printed every `log_interval`
-// (ten seconds by default), so a search shorter than that prints nothing.
+// Progress of long work on stderr, for example
+//   "mcts  search: step 3 (at most 200)  best 1.0137 ms  2000 nodes  12.3 s (limit 3600 s)"
+// with the phase (the strategy's search, TASO's backtracking, the final extraction), the elapsed
+// time since the command started and its limit. On a terminal the line is redrawn in place
+// (every step, at most ten times a second, and twice a second from a clock so that the time
+// moves during long phases that report nothing, such as an ILP extraction) and erased at the
+// end; otherwise (a log file, a pipe, a cluster job's output) a line is printed every
+// `log_interval` from that clock, whatever the search reports, so a command shorter than the
+// interval prints nothing. Thread-safe: the search may report from any thread.
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "search/progress.hpp"
 
@@ -13,25 +21,40 @@ namespace mctsat::cli {
 
 class ProgressLine {
  public:
-  // `label` names the search ("mcts"), `unit` its steps ("step", "iteration", "graph").
+  // `label` names the search ("mcts"), `unit` its steps ("step", "iteration", "graph"); `limits`
+  // is shown after the elapsed time ("limit 3600 s").
   ProgressLine(bool enabled, std::string label, std::string unit,
-               std::chrono::milliseconds log_interval = kDefaultLogInterval);
+               std::chrono::milliseconds log_interval = kDefaultLogInterval,
+               std::string limits = "");
   static constexpr std::chrono::milliseconds kDefaultLogInterval{10'000};
-  ~ProgressLine();  // erases the line
+  ~ProgressLine();  // stops the clock, erases the line
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
 
   bool active() const { return active_; }
   void update(const search::Progress& progress);
+  // A phase that reports no steps, e.g. "extraction (ilp, at most 10 s)": shown until the next
+  // update.
+  void set_phase(std::string phase);
   // A callback that updates this line; empty when the line is inactive.
   search::ProgressCallback callback();
 
  private:
+  using Clock = std::chrono::steady_clock;
+  std::string text_locked() const;  // the line, from the latest state
+  void draw_locked();
+  void tick();  // the clock's thread
+
   bool active_, terminal_;
-  std::string label_, unit_;
+  std::string label_, unit_, limits_;
   std::chrono::milliseconds log_interval_;
-  std::chrono::steady_clock::time_point last_;
-  bool shown_ = false;
+  Clock::time_point start_, last_draw_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false, shown_ = false, have_progress_ = false;
+  search::Progress latest_;
+  std::string phase_;  // set_phase()'s, cleared by update()
+  std::thread clock_;
 };
 
 }  // namespace mctsat::cli

@@ -182,8 +182,8 @@ class Planner {
         result.stop = StopReason::kNoImprovement;
         break;
       }
-      result.steps.push_back(
-          {chosen.action, mean, chosen.cost, chosen.state->egraph.num_nodes(), simulations});
+      result.steps.push_back({chosen.action, mean, chosen.cost, chosen.state->egraph.num_nodes(),
+                              simulations, rules_.rule(chosen.action).name});
       ++commits_[chosen.action];
       commit(best);
       if (best_state && nodes_[0].cost < best_cost) {

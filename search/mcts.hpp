@@ -111,6 +111,7 @@ struct MctsStep {
   double cost = 0;              // the state's extracted cost after it
   std::size_t nodes = 0;        // e-nodes after it
   std::size_t simulations = 0;  // simulations run in this planning step
+  std::string rule_name;        // the committed rule's name (records name rules, not indexes)
 };
 
 // The thread counts for which a search estimates its simulations' time (MctsResult).

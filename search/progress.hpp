@@ -1,5 +1,7 @@
 // Progress of a running search, reported after each planning step, iteration or explored graph to
-// an optional callback (the CLI's live status line). Reporting never changes what a search does.
+// an optional callback (the CLI's live status line), with the phase it belongs to: the strategy's
+// own search or TASO's backtracking (the taso strategy, or its pass in the default pipeline).
+// Reporting never changes what a search does.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +15,10 @@ struct Progress {
   double best_cost = 0;   // the best cost found so far (the cost model's unit, ms)
   std::size_t nodes = 0;  // e-nodes of the current e-graph
   double seconds = 0;     // since the search started
+  const char* phase = kSearchPhase;
+
+  static constexpr const char* kSearchPhase = "search";
+  static constexpr const char* kTasoPhase = "taso backtracking";
 };
 
 using ProgressCallback = std::function<void(const Progress&)>;

@@ -9,7 +9,7 @@ nlohmann::json mcts_record(const MctsResult& result, const MctsOptions& options,
                            std::size_t threads) {
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& step : result.steps)
-    steps.push_back({{"rule", step.rule},
+    steps.push_back({{"rule", step.rule_name},
                      {"mean_value", step.mean_value},
                      {"cost_ms", step.cost},
                      {"nodes", step.nodes}});

@@ -123,7 +123,8 @@ class TasoSearch {
       }
       if (options_.progress)
         options_.progress({result.explored, options_.budget, result.cost,
-                           states_[index]->egraph.num_nodes(), seconds_since(start)});
+                           states_[index]->egraph.num_nodes(), seconds_since(start),
+                           Progress::kTasoPhase});
     }
     for (std::size_t e = best_entry; e != 0; e = entries_[e].parent)
       result.applied.push_back(entries_[e].rule);

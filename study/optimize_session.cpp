@@ -74,7 +74,9 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   search::OptimizeReport& report = session.report;
   search::OptimizeOptions search = options.search;
   if (options.export_egraph || !options.egraph_path.empty())
-    search.final_egraph = [&](const tensor::TensorEGraph& state) {
+    search.final_egraph = [&, caller =
+                                  options.search.final_egraph](const tensor::TensorEGraph& state) {
+      if (caller) caller(state);  // e.g. the CLI's progress line naming the extraction
       session.egraph = extract::export_tensor_egraph(state, cost);
     };
   report.result = search::optimize(graph, rules, cost, search);

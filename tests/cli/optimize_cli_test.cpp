@@ -106,15 +106,18 @@ TEST_CASE("off a terminal, optimize prints a progress line every --progress-inte
       run_mctsat("optimize squeezenet --strategy taso --budget 30 --progress-interval 0.05");
   REQUIRE_MESSAGE(r.status == 0, r.output);
   std::size_t lines = 0;
-  for (std::size_t at = r.output.find("taso  graph "); at != std::string::npos;
-       at = r.output.find("taso  graph ", at + 1)) {
+  const std::string line = "taso  taso backtracking: graph ";
+  for (std::size_t at = r.output.find(line); at != std::string::npos;
+       at = r.output.find(line, at + 1)) {
     CHECK(r.output.find('\n', at) != std::string::npos);  // whole lines, not redrawn in place
     ++lines;
   }
   CHECK(lines >= 2);
   CHECK(r.output.find('\r') == std::string::npos);
-  // The default interval (ten seconds) prints nothing for a search this short.
-  const CliResult quiet = run_mctsat("optimize squeezenet --strategy taso --budget 30");
+  // With --json nothing but the report is printed (whatever the search's duration).
+  const CliResult quiet =
+      run_mctsat("optimize squeezenet --strategy taso --budget 30 --progress-interval 0.05 --json");
   REQUIRE_MESSAGE(quiet.status == 0, quiet.output);
-  CHECK(quiet.output.find("taso  graph ") == std::string::npos);
+  CHECK(quiet.output.find("taso  ") == std::string::npos);
+  CHECK_NOTHROW((void)nlohmann::json::parse(quiet.output));
 }
