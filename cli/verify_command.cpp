@@ -125,6 +125,7 @@ void run(const VerifyCliOptions& o) {
                       {"kind", r.axiom ? "axiom" : "rule"},
                       {"file", r.where.file},
                       {"line", r.where.line},
+                      {"column", r.where.column},
                       {"text", r.text},
                       {"shape", to_json(r.shape)},
                       {"proof", to_json(r.proof)},
@@ -161,15 +162,14 @@ void run(const VerifyCliOptions& o) {
       auto detail = [&](const char* what, const verify::CheckResult& c) {
         if (c.verdict == verify::Verdict::kFail ||
             (o.verbose && c.verdict != verify::Verdict::kSkipped))
-          std::cout << fmt::format("  {}:{}: {} {}: {}\n", r.where.file, r.where.line, what,
+          std::cout << fmt::format("  {}: {} {}: {}\n", r.where.to_string(), what,
                                    verify::verdict_name(c.verdict), c.detail);
       };
       detail("shape", r.shape);
       if (!r.axiom) detail("axioms", r.proof);
       detail("numeric", r.numeric);
       if (r.unverified())
-        std::cout << fmt::format("  {}:{}: {}\n", r.where.file, r.where.line,
-                                 verify::unverified_reason(r));
+        std::cout << fmt::format("  {}: {}\n", r.where.to_string(), verify::unverified_reason(r));
     }
     std::cout << fmt::format("\n{} rules: shape {}; axioms: {} proved, {} not proved; numeric {}\n",
                              rules.size(), shape[0].text(), proof.pass, proof.unknown + proof.fail,

@@ -29,8 +29,45 @@ struct Difference {
   double largest = 0;   // absolute
   double relative = 0;  // to the largest magnitude of the left-hand side's outputs
   std::size_t output = 0;
+  std::size_t element = 0;     // row-major index of the largest difference in that output
+  double left = 0, right = 0;  // the two sides' values there
   std::string shape_mismatch;
 };
+
+// A tensor's values nested as its shape ("[[1, -2], [0, 3]]") when it holds at most
+// kShownElements values; "" otherwise (a counterexample shows small inputs whole).
+constexpr std::size_t kShownElements = 12;
+std::string values_text(const tensor::Tensor& t) {
+  if (t.data.size() > kShownElements) return "";
+  std::size_t next = 0;
+  auto nested = [&](auto& self, std::size_t axis) -> std::string {
+    if (axis == t.shape.size()) return fmt::format("{:g}", t.data[next++]);
+    std::vector<std::string> parts;
+    for (std::int64_t i = 0; i < t.shape[axis]; ++i) parts.push_back(self(self, axis + 1));
+    return fmt::format("[{}]", fmt::join(parts, ", "));
+  };
+  return nested(nested, 0);
+}
+
+// The multi-index "[1, 0, 2]" of row-major element `flat` of `shape`.
+std::string index_text(const tensor::Shape& shape, std::size_t flat) {
+  std::vector<std::int64_t> index(shape.size());
+  for (std::size_t axis = shape.size(); axis-- > 0;) {
+    const auto dim = static_cast<std::size_t>(std::max<std::int64_t>(shape[axis], 1));
+    index[axis] = static_cast<std::int64_t>(flat % dim);
+    flat /= dim;
+  }
+  return fmt::format("[{}]", fmt::join(index, ", "));
+}
+
+// "; inputs x = [[1, 2]], y = [3]" with the inputs small enough to show whole, else "".
+std::string inputs_text(const std::map<std::string, tensor::Tensor>& inputs) {
+  std::vector<std::string> shown;
+  for (const auto& [name, value] : inputs)
+    if (const std::string text = values_text(value); !text.empty())
+      shown.push_back(fmt::format("?{} = {}", name, text));
+  return shown.empty() ? "" : fmt::format("; inputs {}", fmt::join(shown, ", "));
+}
 
 Difference compare(const std::vector<tensor::Tensor>& a, const std::vector<tensor::Tensor>& b) {
   Difference d;
@@ -52,6 +89,9 @@ Difference compare(const std::vector<tensor::Tensor>& a, const std::vector<tenso
       if (std::isnan(diff) || diff > d.largest) {
         d.largest = std::isnan(diff) ? INFINITY : diff;
         d.output = o;
+        d.element = i;
+        d.left = a[o].data[i];
+        d.right = b[o].data[i];
       }
       d.relative = std::max(d.relative, rel);
     }
@@ -349,19 +389,22 @@ CheckResult check_numeric(const Equation& equation, const NumericCheckOptions& o
         for (auto& [name, value] :
              integers ? integer_inputs(rhs, seed) : tensor::random_inputs(rhs, seed))
           inputs.emplace(name, std::move(value));  // variables only the right side uses
-        const Difference d =
-            compare(tensor::interpret(lhs, inputs), tensor::interpret(rhs, inputs));
+        const std::vector<tensor::Tensor> left = tensor::interpret(lhs, inputs);
+        const Difference d = compare(left, tensor::interpret(rhs, inputs));
         if (!d.shape_mismatch.empty()) {
           failure = finish(Verdict::kFail, fmt::format("for {}: {}", where, d.shape_mismatch));
           return true;
         }
         // Integer inputs give exact results unless an operator rounds (tanh, averages...).
         if (d.relative > (integers ? 1e-9 : options.tolerance)) {
-          failure = finish(Verdict::kFail,
-                           fmt::format("the sides differ for {} with {} inputs (seed {}): largest "
-                                       "difference {:.6g} (relative {:.3g}) at output {}",
-                                       where, integers ? "integer" : "real", seed, d.largest,
-                                       d.relative, d.output));
+          failure = finish(
+              Verdict::kFail,
+              fmt::format("the sides differ for {} with {} inputs (seed {}): output {} element {}"
+                          " is {:.6g} on the left, {:.6g} on the right (largest difference {:.6g},"
+                          " relative {:.3g}){}",
+                          where, integers ? "integer" : "real", seed, d.output,
+                          index_text(left[d.output].shape, d.element), d.left, d.right, d.largest,
+                          d.relative, inputs_text(inputs)));
           return true;
         }
       }

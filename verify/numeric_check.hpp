@@ -4,7 +4,8 @@
 // `where` condition holds; both sides are built as graphs and run by the reference interpreter on
 // the same random inputs: once with small random integers (results are exact, as TASO's
 // fingerprints), once with random reals (compared with a tolerance). A mismatch is a counterexample
-// with the shapes, the seed and the largest difference.
+// with the shapes, the seed, the output element that differs most with both sides' values there,
+// and the inputs' values when they are small enough to show whole.
 #pragma once
 
 #include <cstddef>

@@ -19,7 +19,7 @@ namespace mctsat::verify {
 namespace {
 
 // Bump when a change to the checks makes earlier cached results stale.
-constexpr const char* kVerifierVersion = "mctsat-verify-3";
+constexpr const char* kVerifierVersion = "mctsat-verify-4";
 
 std::string options_text(const VerifyOptions& o) {
   return fmt::format(
@@ -42,11 +42,13 @@ std::string cache_key(const std::string& settings, const Equation& e, const std:
 }  // namespace
 
 std::string unverified_reason(const EquationReport& report) {
+  // A failed numeric test has its own line with the counterexample: not repeated here.
+  const bool numeric_failed = report.numeric.verdict == Verdict::kFail;
   return fmt::format(
-      "not verified: neither the proof from the axioms ({}) nor the numeric test ({}: {}) shows "
+      "not verified: neither the proof from the axioms ({}) nor the numeric test ({}{}) shows "
       "the sides agree",
       verdict_name(report.proof.verdict), verdict_name(report.numeric.verdict),
-      report.numeric.detail);
+      numeric_failed || report.numeric.detail.empty() ? "" : ": " + report.numeric.detail);
 }
 
 bool EquationReport::unverified() const {
@@ -252,11 +254,10 @@ void require_sound(const dsl::RuleLibrary& library, const std::vector<dsl::Check
     ++failed;
     for (const auto* check : {&r.shape, &r.proof, &r.numeric})
       if (check->verdict == Verdict::kFail)
-        failures +=
-            fmt::format("\n{}:{}: rule {}: {}", r.where.file, r.where.line, r.name, check->detail);
+        failures += fmt::format("\n{}: rule {}: {}", r.where.to_string(), r.name, check->detail);
     if (r.unverified())
-      failures += fmt::format("\n{}:{}: rule {}: {}", r.where.file, r.where.line, r.name,
-                              unverified_reason(r));
+      failures +=
+          fmt::format("\n{}: rule {}: {}", r.where.to_string(), r.name, unverified_reason(r));
   }
   if (failed > 0)
     throw Error(fmt::format("--verify-rules: {} of {} rules failed verification:{}", failed,

@@ -1,10 +1,12 @@
 // `mctsat verify` end to end: a per-rule table and summary, JSON output, a non-zero exit with the
-// counterexample for an unsound rule, the cache, and clear errors for bad arguments.
+// counterexample (values, location with column, printed once) for an unsound rule, the cache, and
+// clear errors for bad arguments.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +56,33 @@ TEST_CASE("verify fails an unsound rule and prints its counterexample") {
   CHECK(r.output.find("shape fail: the two sides have different shapes for ?a: [") !=
         std::string::npos);
   CHECK(r.output.find("1 of 1 rules and axioms failed verification") != std::string::npos);
+  // The numeric counterexample: where (with a column), the element that differs with both
+  // sides' values, printed once (the "not verified" line refers to it without repeating it).
+  const std::string at = "matmul-commutes.rules:3:";
+  const auto numeric = r.output.find(": numeric fail: the sides differ for ?a: [");
+  REQUIRE(numeric != std::string::npos);
+  const std::string line =
+      r.output.substr(r.output.rfind('\n', numeric) + 1,
+                      r.output.find('\n', numeric) - r.output.rfind('\n', numeric) - 1);
+  CHECK(std::regex_search(line, std::regex(R"(matmul-commutes\.rules:3:[0-9]+: numeric fail)")));
+  CHECK(std::regex_search(
+      line,
+      std::regex(
+          R"(output 0 element \[[0-9, ]+\] is -?[0-9.e+-]+ on the left, -?[0-9.e+-]+ on the right)")));
+  std::size_t mentions = 0;
+  for (auto p = r.output.find("the sides differ"); p != std::string::npos;
+       p = r.output.find("the sides differ", p + 1))
+    ++mentions;
+  CHECK(mentions == 1);
+  CHECK(r.output.find("numeric test (fail) shows") != std::string::npos);
+}
+
+TEST_CASE("a counterexample small enough shows its inputs' values") {
+  const CliResult r =
+      run_mctsat("verify " + kSourceDir + "/tests/verify/unsound/relu-dropped.rules --no-cache");
+  CAPTURE(r.output);
+  CHECK(r.status != 0);
+  CHECK(std::regex_search(r.output, std::regex(R"(; inputs \?x = \[)")));
 }
 
 TEST_CASE("optimize --verify-rules refuses a rule that fails, naming it") {
