@@ -70,40 +70,51 @@ std::string script(const Plot& p) {
       p.name, p.settings, p.width, p.height, p.plot);
 }
 
+// "study NAME: WHAT (cost model roofline(v100))": every plot says what it shows, of which study,
+// under which cost model(s).
+std::string title(const Summary& s, const std::string& what) {
+  std::string cost;
+  for (const std::string& name : s.cost_models) cost += (cost.empty() ? "" : ", ") + name;
+  return fmt::format("set title {}\n",
+                     gp_string(fmt::format("study {}: {}{}", s.study, what,
+                                           cost.empty() ? "" : " (cost model " + cost + ")")));
+}
+
 const Cell* cell_at(const Summary& s, std::size_t model, std::size_t variant) {
   const auto it = s.cells.find({model, variant});
   return it == s.cells.end() || it->second.ok == 0 ? nullptr : &it->second;
 }
 
-// Bars per model, one per variant, with standard-deviation error bars.
-Plot bars(const Summary& s, const std::string& name, const std::string& ylabel, bool log_scale,
-          Stats Cell::*stat) {
+// Bars per model, one per variant: the mean, with an error bar from the runs' min to their max
+// (never past a value some run reached, as mean + std could be past the best known).
+Plot bars(const Summary& s, const std::string& name, const std::string& what,
+          const std::string& ylabel, bool log_scale, Stats Cell::*stat) {
   Plot p;
   p.name = name;
   for (std::size_t m = 0; m < s.models.size(); ++m) {
     p.data += field(s.models[m]);
     for (std::size_t v = 0; v < s.variants.size(); ++v) {
       const Cell* c = cell_at(s, m, v);
-      p.data += c == nullptr
-                    ? "\t?\t?"
-                    : fmt::format("\t{}\t{}", value((c->*stat).mean), value((c->*stat).std));
+      p.data += c == nullptr ? "\t?\t?\t?"
+                             : fmt::format("\t{}\t{}\t{}", value((c->*stat).mean),
+                                           value((c->*stat).min), value((c->*stat).max));
     }
     p.data += '\n';
   }
   // Bars start at zero: the range includes it (and the lowest error bar below it).
   double low = 0;
   for (const auto& [key, c] : s.cells)
-    if (c.ok > 0) low = std::min(low, (c.*stat).mean - (c.*stat).std);
+    if (c.ok > 0) low = std::min(low, (c.*stat).min);
   p.settings = fmt::format(
       "set style data histogram\nset style histogram errorbars gap 1 lw 1\n"
       "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics rotate by -30 nomirror\n"
-      "set ylabel {}\n{}",
-      gp_string(ylabel),
+      "{}set xlabel \"model\"\nset ylabel {}\n{}",
+      title(s, what), gp_string(ylabel),
       log_scale ? std::string("set logscale y\n")
                 : fmt::format("set yrange [{}:*]\nset xzeroaxis lt -1\n", value(low * 1.1)));
   for (std::size_t v = 0; v < s.variants.size(); ++v)
-    p.plot += fmt::format("{}{} using {}:{}{} title {}", v == 0 ? "plot " : ", \\\n     ",
-                          v == 0 ? gp_string(name + ".dat") : "''", 2 * v + 2, 2 * v + 3,
+    p.plot += fmt::format("{}{} using {}:{}:{}{} title {}", v == 0 ? "plot " : ", \\\n     ",
+                          v == 0 ? gp_string(name + ".dat") : "''", 3 * v + 2, 3 * v + 3, 3 * v + 4,
                           v == 0 ? ":xtic(1)" : "", gp_string(s.variants[v].label));
   p.width = std::clamp(200 + static_cast<int>(s.models.size() * (s.variants.size() * 14 + 30)), 700,
                        1800);
@@ -153,10 +164,11 @@ Plot rule_heat_map(const Summary& s, bool& empty) {
     p.data += '\n';
   }
   p.settings = fmt::format(
-      "set title {}\nunset key\nset xtics rotate by 90 right nomirror\nset ytics nomirror\n"
+      "{}unset key\nset xtics rotate by 90 right nomirror\nset ytics nomirror\n"
       "set palette defined (0 \"white\", 1 \"#fdd49e\", 2 \"#ef6548\", 3 \"#7f0000\")\n"
-      "set cblabel {}\nset yrange [*:*] reverse\nunset grid",
-      gp_string(committing ? "rule commits per run (mean)" : "rule applications per run (mean)"),
+      "set xlabel \"rule\"\nset ylabel {}\nset cblabel {}\nset yrange [*:*] reverse\nunset grid",
+      title(s, committing ? "rule commits per run (mean)" : "rule applications per run (mean)"),
+      gp_string(used_variants > 1 ? "model / configuration" : "model"),
       gp_string(committing ? "commits" : "applications"));
   p.plot = "plot \"rules.dat\" matrix rowheaders columnheaders using 1:2:3 with image";
   p.width = std::clamp(300 + static_cast<int>(rules.size()) * 16, 600, 2400);
@@ -169,7 +181,7 @@ Plot sweep_plot(const Summary& s, const std::string& parameter, bool time) {
   Plot p;
   const std::string short_name = parameter.substr(parameter.rfind('.') + 1);
   p.name = fmt::format("sweep-{}-{}", short_name, time ? "time" : "speedup");
-  std::map<std::string, std::vector<std::tuple<double, double, double>>> series;
+  std::map<std::string, std::vector<std::tuple<double, double, double, double>>> series;
   std::vector<std::string> order;
   double min_x = INFINITY, max_x = -INFINITY;
   for (std::size_t m = 0; m < s.models.size(); ++m)
@@ -187,22 +199,26 @@ Plot sweep_plot(const Summary& s, const std::string& parameter, bool time) {
       const double x = variant.sweep[parameter].get<double>();
       min_x = std::min(min_x, x);
       max_x = std::max(max_x, x);
+      // The bar spans the runs' range (min to max), so it never claims a value no run reached
+      // (mean + std can exceed the best known speedup).
       const Stats& st = time ? c->wall_s : c->speedup;
-      series[key].emplace_back(x, st.mean, st.std);
+      series[key].emplace_back(x, st.mean, st.min, st.max);
     }
   for (std::size_t i = 0; i < order.size(); ++i) {
     auto& points = series[order[i]];
     std::sort(points.begin(), points.end());
     if (i > 0) p.data += "\n\n";
-    for (const auto& [x, mean, sd] : points)
-      p.data += fmt::format("{}\t{}\t{}\n", value(x), value(mean), value(sd));
-    p.plot += fmt::format("{}{} index {} using 1:2:3 with yerrorlines title {}",
+    for (const auto& [x, mean, low, high] : points)
+      p.data += fmt::format("{}\t{}\t{}\t{}\n", value(x), value(mean), value(low), value(high));
+    p.plot += fmt::format("{}{} index {} using 1:2:3:4 with yerrorlines title {}",
                           i == 0 ? "plot " : ", \\\n     ", gp_string(p.name + ".dat"), i,
                           gp_string(order[i]));
   }
   const bool log_x = min_x > 0 && max_x / min_x >= 10;
   p.settings =
-      fmt::format("set xlabel {}\nset ylabel {}\n{}{}set key outside right top vertical\n",
+      fmt::format("{}set xlabel {}\nset ylabel {}\n{}{}set key outside right top vertical\n",
+                  title(s, fmt::format("{} against {} (mean; bars: min to max of the runs)",
+                                       time ? "optimization time" : "speedup", parameter)),
                   gp_string(parameter), gp_string(time ? "optimization time (s)" : "speedup (%)"),
                   log_x ? "set logscale x\n" : "", time ? "set logscale y\n" : "");
   p.width = 1000;
@@ -214,8 +230,10 @@ Plot sweep_plot(const Summary& s, const std::string& parameter, bool time) {
 std::vector<std::string> draw_plots(const Summary& summary, const std::string& dir,
                                     const std::string& gnuplot) {
   std::vector<Plot> plots;
-  plots.push_back(bars(summary, "speedup", "speedup (%)", false, &Cell::speedup));
-  plots.push_back(bars(summary, "time", "optimization time (s, log scale)", true, &Cell::wall_s));
+  plots.push_back(bars(summary, "speedup", "speedup per model (mean; bars: min to max of the runs)",
+                       "speedup (%)", false, &Cell::speedup));
+  plots.push_back(bars(summary, "time", "optimization time per model (mean; bars: min to max)",
+                       "optimization time (s, log scale)", true, &Cell::wall_s));
   std::set<std::string> swept;
   for (const Variant& v : summary.variants)
     for (const auto& [key, x] : v.sweep.items())
