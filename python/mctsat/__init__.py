@@ -13,6 +13,7 @@ declarations (mctsat._signatures), which also generate the package's `.pyi` stub
 """
 
 import functools as _functools
+import importlib as _importlib
 import pathlib as _pathlib
 import sys as _sys
 import sysconfig as _sysconfig
@@ -21,10 +22,9 @@ import sysconfig as _sysconfig
 def _import_core():
     """The extension, or an ImportError that says which Python it was built for."""
     try:
-        from . import _core
-        return _core
-    except ImportError as error:
-        if getattr(error, "name", None) != f"{__name__}._core":
+        return _importlib.import_module(f"{__name__}._core")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}._core":
             raise
         here = _pathlib.Path(__file__).resolve().parent
         built = sorted(p.name for p in here.glob("_core*.so"))

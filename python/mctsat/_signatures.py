@@ -2,13 +2,12 @@
 first line of each pybind11 docstring ("name(arg: type = default, ...) -> type") and, for
 `optimize`'s search and extraction keywords, the option registry (`mctsat.options()`). They give
 the Python wrappers an `inspect.signature` and are written out as the package's `.pyi` stub
-(`python -m mctsat._signatures OUT.pyi`, run by the build), so neither is declared twice.
+(`write_stub`, run by the build), so neither is declared twice.
 """
 
 import ast
 import inspect
 import re
-import sys
 
 _PARAMETER_KINDS = {
     "positional": inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -17,7 +16,16 @@ _PARAMETER_KINDS = {
 
 
 def _clean_type(text):
-    return re.sub(r"\bmctsat\._core\.", "", text.strip())
+    """A pybind11 type name as a stub annotation: the package's own classes unqualified, `Any`
+    for pybind11's generic handles and for C++ names the extension does not export."""
+    text = re.sub(r"\bmctsat\._core\.", "", text.strip())
+    text = re.sub(r"\b(handle|object|kwargs|args)\b", "Any", text)
+    text = re.sub(r"\bfunction\b", "Callable[..., Any]", text)
+    try:
+        ast.parse(text, mode="eval")
+    except SyntaxError:
+        return "Any"
+    return text
 
 
 def _split_top_level(text):
@@ -89,9 +97,10 @@ def _option_parameters(core):
     for option in core.options():
         keywords = option.get("keywords") or [option["name"].replace(".", "_")]
         kind = option.get("type", "")
-        annotation = {"int": "int", "uint": "int", "integer": "int", "number": "float",
-                      "float": "float", "double": "float", "bool": "bool", "flag": "bool",
-                      "string": "str", "choice": "str"}.get(str(kind), "Any")
+        if kind == "choice" and option.get("choices"):
+            annotation = "Literal[{}]".format(", ".join(repr(c) for c in option["choices"]))
+        else:
+            annotation = {"count": "int", "real": "float", "flag": "bool"}.get(str(kind), "Any")
         for keyword in keywords:
             out.append((keyword, annotation, option.get("default", ...)))
     return out
@@ -147,7 +156,8 @@ def _stub_parameters(parameters, is_method):
 
 def _docstring_body(doc):
     lines = (doc or "").strip().splitlines()
-    body = "\n".join(lines[1:]).strip() if lines and "(" in lines[0] else "\n".join(lines).strip()
+    signature_line = bool(lines) and re.match(r"^\w+\(.*\)(\s*->.*)?$", lines[0])
+    body = "\n".join(lines[1:] if signature_line else lines).strip()
     return body.replace('"""', "'''").replace("\\", "\\\\")
 
 
@@ -163,7 +173,7 @@ def stub_text(core):
                 lines += [f"class {name}(Exception): ...", ""]
                 continue
             lines.append(f"class {name}:")
-            if value.__doc__:
+            if value.__doc__ and value.__doc__.strip():
                 lines.append(f'    """{_docstring_body(value.__doc__)}"""')
             members = 0
             for attribute in sorted(vars(value)):
@@ -185,7 +195,7 @@ def stub_text(core):
                 lines.append(f"    def {attribute}({_stub_parameters(parsed[0], True)})"
                              f" -> {parsed[1]}: ...")
                 members += 1
-            if members == 0 and not value.__doc__:
+            if members == 0 and not (value.__doc__ or "").strip():
                 lines.append("    ...")
             lines.append("")
             continue
@@ -206,10 +216,11 @@ _LOAD_RESULTS_DOC = (
     "keys flattened with pandas.json_normalize: 'result.speedup_percent').")
 
 
-if __name__ == "__main__":
+def write_stub(path):
+    """Writes the stub to `path` (the build runs this after building the extension)."""
     from mctsat import _core
 
     text = stub_text(_core)
     ast.parse(text)  # a stub that does not parse fails the build
-    with open(sys.argv[1], "w") as out:
+    with open(path, "w") as out:
         out.write(text)
