@@ -23,6 +23,7 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "mctsat: tensor-graph superoptimization by equality saturation and Monte Carlo tree search"};
+  app.name("mctsat");  // the usage line says `mctsat`, whatever path ran it
   app.require_subcommand(1);
   app.formatter(std::make_shared<mctsat::cli::HelpFormatter>());  // subcommands inherit it
   app.set_help_all_flag("--help-all", "Print help for every subcommand");

@@ -46,8 +46,13 @@ std::string ProgressLine::text_locked() const {
   // The limit is a cap (--max-steps, --iterations, --budget), not an expected count.
   const std::string count = p.limit > 0 ? fmt::format("{} {} (at most {})", unit, p.step, p.limit)
                                         : fmt::format("{} {}", unit, p.step);
+  // Step 0's best is the input's own e-graph extracted, which can differ from the report's
+  // original cost (docs/cli.md): it says so.
   const std::string cost =
-      std::isnan(p.best_cost) ? std::string() : fmt::format("  best {:.4f} ms", p.best_cost);
+      std::isnan(p.best_cost)
+          ? std::string()
+          : fmt::format("  best {:.4f} ms{}", p.best_cost,
+                        p.step == 0 && !taso ? " (extracted from the input's e-graph)" : "");
   return fmt::format("{}  {}: {}{}  {} nodes  {}", label_, p.phase, count, cost, p.nodes, time);
 }
 
