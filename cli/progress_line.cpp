@@ -68,11 +68,14 @@ void ProgressLine::update(const search::Progress& p) {
   if (!active_) return;
   std::lock_guard lock(mutex_);
   latest_ = p;
+  const bool first = !have_progress_;
   have_progress_ = true;
   phase_.clear();
   // On a terminal each step redraws (at most ten times a second); a log gets its lines from the
   // clock only, at a steady pace.
-  if (terminal_ && Clock::now() - last_draw_ >= std::chrono::milliseconds(100)) draw_locked();
+  // The first report is always drawn.
+  if (terminal_ && (first || Clock::now() - last_draw_ >= std::chrono::milliseconds(100)))
+    draw_locked();
 }
 
 void ProgressLine::set_phase(std::string phase) {

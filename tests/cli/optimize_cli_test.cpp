@@ -119,5 +119,5 @@ TEST_CASE("off a terminal, optimize prints a progress line every --progress-inte
       run_mctsat("optimize squeezenet --strategy taso --budget 30 --progress-interval 0.05 --json");
   REQUIRE_MESSAGE(quiet.status == 0, quiet.output);
   CHECK(quiet.output.find("taso  ") == std::string::npos);
-  CHECK_NOTHROW((void)nlohmann::json::parse(quiet.output));
+  CHECK(nlohmann::json::accept(quiet.output));
 }
