@@ -28,9 +28,6 @@ void CostOptions::add_to(CLI::App& command) {
   command.add_flag("--cost-fallback", spec.fallback,
                    "With --cost table: price missing entries with roofline; with --cost measured: "
                    "price operators oneDNN cannot run with roofline");
-  command.add_option("--onnxruntime", onnxruntime,
-                     "The folder holding node_modules/onnxruntime-node, for optimize's guard "
-                     "(default: $MCTSAT_ONNXRUNTIME)");
 }
 
 std::unique_ptr<tensor::CostModel> CostOptions::make() const {

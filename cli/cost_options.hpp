@@ -1,6 +1,6 @@
 // The cost-model options shared by every command that prices graphs (--cost, --device,
-// --cost-table, --cost-fallback, --onnxruntime): flags that fill a runtime::CostModelSpec, the
-// model it describes, and where ONNX Runtime is for optimize's guard.
+// --cost-table, --cost-fallback): flags that fill a runtime::CostModelSpec, and the model it
+// describes.
 #pragma once
 
 #include <memory>
@@ -14,8 +14,6 @@ namespace mctsat::cli {
 
 struct CostOptions {
   runtime::CostModelSpec spec;
-  std::string onnxruntime;  // --onnxruntime DIR (else $MCTSAT_ONNXRUNTIME): onnxruntime-node's
-                            // folder, for optimize's guard
 
   void add_to(CLI::App& command);
   // Throws mctsat::Error for an unknown device, a missing or malformed table.

@@ -56,6 +56,7 @@ struct OptimizeCliOptions {
   double progress_interval = 10;  // seconds between progress lines off a terminal
   GuardMode guard = GuardMode::kAuto;
   int guard_rounds = study::OnnxRuntimeMeasureOptions{}.rounds;
+  std::string onnxruntime;  // --onnxruntime DIR, else $MCTSAT_ONNXRUNTIME
 };
 
 void print_optimize_report(const search::OptimizeReport& report) {
@@ -206,6 +207,9 @@ void add_optimize_command(CLI::App& app) {
                    "The guard: timed rounds, each runs both models once")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  command->add_option("--onnxruntime", options->onnxruntime,
+                      "The guard: the folder holding node_modules/onnxruntime-node (default: "
+                      "$MCTSAT_ONNXRUNTIME)");
   command->add_flag("--verify-rules", options->verify_rules,
                     "Verify the rules first (cached); refuse to run with one that fails");
   command->add_flag("--json", options->json, "Print the report as JSON");
@@ -230,7 +234,7 @@ void add_optimize_command(CLI::App& app) {
     if (o.guard == GuardMode::kOnnxRuntime && !onnx_output)
       throw Error("--guard onnxruntime: the guard checks an ONNX output: give -o FILE.onnx");
     if (onnx_output && o.guard != GuardMode::kOff) {
-      const std::string dir = study::onnxruntime_dir(o.cost.onnxruntime);
+      const std::string dir = study::onnxruntime_dir(o.onnxruntime);
       if (!dir.empty() || o.guard == GuardMode::kOnnxRuntime) {
         study::require_onnxruntime(dir, SourceLocation{},
                                    "the never-slower guard (--guard) runs ONNX Runtime");
@@ -248,7 +252,10 @@ void add_optimize_command(CLI::App& app) {
     std::string unverified;  // a warning about user rules without a passing verification
     const dsl::RuleSet rules = study::selected_rules(o.rule_paths, o.selection, o.verify_rules,
                                                      rule_library_dir(), &unverified);
-    if (!unverified.empty()) fmt::print(stderr, "warning: {}\n", unverified);
+    if (!unverified.empty()) {
+      if (!o.json) fmt::print(stderr, "warning: {}\n", unverified);  // before the search
+      session_options.warnings.push_back(unverified);
+    }
     const auto model = o.cost.make();
     const search::StrategyTraits& strategy = search::strategy_traits(o.search.strategy);
     const study::SessionResult session = [&] {
@@ -269,6 +276,9 @@ void add_optimize_command(CLI::App& app) {
       return study::run_optimize_session(graph, o.model, rules, *model, session_options);
     }();
     const search::OptimizeReport& report = session.report;
+    if (!o.json)  // the JSON report holds them; the session's own follow the ones printed above
+      for (std::size_t i = session_options.warnings.size(); i < report.warnings.size(); ++i)
+        fmt::print(stderr, "warning: {}\n", report.warnings[i]);
     if (o.json) {
       std::cout << report.to_json().dump(2) << '\n';
     } else if (!o.quiet) {

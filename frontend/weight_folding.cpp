@@ -82,4 +82,24 @@ tensor::Graph fold_weights(const tensor::Graph& graph) {
   return result;
 }
 
+std::vector<std::string> operators_over_unvalued_weights(const tensor::Graph& graph) {
+  const Graph folded = fold_weights(graph);
+  std::vector<bool> from_weights(folded.size(), false);
+  std::vector<std::string> ops;
+  for (NodeId id : folded.topological_order()) {
+    const Node& node = folded.node(id);
+    if (node.op == Op::kWeight) {
+      from_weights[id] = true;
+      continue;
+    }
+    if (node.op == Op::kInput || node.op == Op::kOpaque || node.inputs.empty()) continue;
+    bool all = true;
+    for (const TensorRef& in : node.inputs) all = all && from_weights[in.node];
+    if (!all) continue;
+    from_weights[id] = true;
+    ops.emplace_back(tensor::op_name(node.op));
+  }
+  return ops;
+}
+
 }  // namespace mctsat::frontend

@@ -5,6 +5,9 @@
 // rewrites create (concatenated, enlarged, merged) from the original weights.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "tensor/graph.hpp"
 
 namespace mctsat::frontend {
@@ -13,5 +16,11 @@ namespace mctsat::frontend {
 // output depends on dropped (graph inputs are always kept). Multi-output operators, and operators
 // over weights without values, are kept as they are. Expects a validated graph; returns one.
 tensor::Graph fold_weights(const tensor::Graph& graph);
+
+// The operators fold_weights leaves because they read weights without values, directly or through
+// other such operators (a kernel merged from weights the model did not come with): an exported
+// model computes them at every inference. Their op names, in topological order, one per
+// operator.
+std::vector<std::string> operators_over_unvalued_weights(const tensor::Graph& graph);
 
 }  // namespace mctsat::frontend

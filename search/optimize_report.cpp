@@ -52,6 +52,7 @@ nlohmann::json OptimizeReport::to_json() const {
   if (measured) report["measured"] = *measured;
   if (guard) report["guard"] = *guard;
   if (written_graph) report["written_graph"] = *written_graph;
+  if (!warnings.empty()) report["warnings"] = warnings;
   return report;
 }
 

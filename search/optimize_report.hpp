@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,15 +26,16 @@ struct OptimizeReport {
   // -o: which graph was written, "optimized", or "original" when --measure did not find the
   // optimized one faster.
   std::optional<std::string> written_graph;
+  std::vector<std::string> warnings;  // what the user should know about the written graph
 
   // Keys: model, operators, cost_model, strategy, extract, final_extract, options (every
   // registry option by name), original_cost_ms, optimized_cost_ms, speedup_percent,
   // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, iteration_name
   // (the strategy's unit), stop_reason, rules_used [{rule, count}], extraction {status,
   // dag_cost_ms, gap, seconds, detail}, kept_original, kept_fallback (the result is the strategy's
-  // fallback graph: mcts's TASO pass's), optimized_operators, check, measured, guard and
-  // written_graph when present, and the strategy's record's keys (mcts: "mcts", and "taso" with
-  // TASO's pass; taso: "taso"; search_records.hpp lists theirs).
+  // fallback graph: mcts's TASO pass's), optimized_operators, check, measured, guard,
+  // written_graph and warnings when present, and the strategy's record's keys (mcts: "mcts", and
+  // "taso" with TASO's pass; taso: "taso"; search_records.hpp lists theirs).
   nlohmann::json to_json() const;
 };
 

@@ -30,6 +30,7 @@ std::optional<OptimizeResult> optimize_by_regions(const tensor::Graph& graph,
   }
 
   OptimizeResult result;
+  result.strategy = strategy.traits();
   result.original_cost = tensor::graph_cost(graph, model);
   result.regions = regions.size();
   result.distinct_regions = first_of.size();

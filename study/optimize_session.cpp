@@ -1,6 +1,7 @@
 // One optimization from the prepared inputs to the written files.
 #include "study/optimize_session.hpp"
 
+#include <map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "frontend/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
+#include "frontend/weight_folding.hpp"
 #include "search/optimizer.hpp"
 #include "search/strategies.hpp"
 #include "study/never_slower_guard.hpp"
@@ -29,9 +31,9 @@ dsl::RuleSet selected_rules(const std::vector<std::string>& paths,
   if (verify)
     verify::require_sound(library, rules);
   else if (unverified)
-    *unverified = verify::unverified_rules_warning(library, rules, shipped_dir,
-                                                   verify::default_cache_dir())
-                      .value_or("");
+    *unverified =
+        verify::unverified_rules_warning(library, rules, shipped_dir, verify::default_cache_dir())
+            .value_or("");
   return rules;
 }
 
@@ -56,6 +58,28 @@ void check_session_options(const SessionOptions& options) {
     output_paths.emplace_back(options.egraph_flag, options.egraph_path);
   check_output_paths(output_paths, options.input_paths);
 }
+
+namespace {
+
+// A model without its weights (they are graph inputs) cannot have the kernels rewrites merge from
+// them folded into initializers: ONNX Runtime would rebuild them at every inference. Empty when
+// the optimized graph computes no more such operators than the input did.
+std::string rebuilt_kernels_warning(const tensor::Graph& input, const tensor::Graph& optimized) {
+  const std::size_t before = frontend::operators_over_unvalued_weights(input).size();
+  const std::vector<std::string> after = frontend::operators_over_unvalued_weights(optimized);
+  if (after.size() <= before) return {};
+  std::map<std::string, std::size_t> count;
+  for (const std::string& op : after) ++count[op];
+  std::string ops;
+  for (const auto& [op, n] : count) ops += fmt::format("{}{} x{}", ops.empty() ? "" : ", ", op, n);
+  return fmt::format(
+      "the output computes {} operators ({}) from weights without values at every inference (the "
+      "input: {}): the model came without its weights, which are graph inputs, so the kernels the "
+      "rewrites merged cannot be precomputed; optimize the model with its weights as initializers",
+      after.size(), ops, before);
+}
+
+}  // namespace
 
 SessionResult run_optimize_session(const tensor::Graph& graph, const std::string& model_name,
                                    const dsl::RuleSet& rules, const tensor::CostModel& cost,
@@ -84,6 +108,7 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   report.operators = tensor::graph_stats(graph).operators;
   report.cost_model = cost.name();
   report.options = options.search;
+  report.warnings = options.warnings;
   if (options.check)
     report.check = frontend::check_equivalence(graph, report.result.graph, options.check->tolerance,
                                                options.check->seed);
@@ -108,6 +133,9 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   }
   if (!options.graph_path.empty())
     report.written_graph = session.output_is_original ? "original" : "optimized";
+  if (options.graph_path.ends_with(".onnx") && !session.output_is_original)
+    if (std::string warning = rebuilt_kernels_warning(graph, report.result.graph); !warning.empty())
+      report.warnings.push_back(std::move(warning));
   if (session.check_failed()) return session;
   std::vector<OutputFile> outputs;
   // A kept original that came from an ONNX file is that file, byte for byte.

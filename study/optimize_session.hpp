@@ -40,8 +40,7 @@ namespace mctsat::study {
 // mctsat::Error for no rules selected.
 dsl::RuleSet selected_rules(const std::vector<std::string>& paths,
                             const dsl::RuleSelection& selection, bool verify,
-                            const std::string& shipped_dir = {},
-                            std::string* unverified = nullptr);
+                            const std::string& shipped_dir = {}, std::string* unverified = nullptr);
 
 struct SessionCheck {
   double tolerance = 1e-6;  // largest relative output difference allowed
@@ -68,6 +67,8 @@ struct SessionOptions {
   std::string graph_path, report_path, egraph_path;
   std::string graph_flag = "-o", report_flag = "--report", egraph_flag = "--export-egraph";
   std::vector<std::string> input_paths;  // files the session reads: no output may name one
+  std::vector<std::string> warnings;  // found before the session (unverified rules): the report's
+                                      // first warnings
 };
 
 struct SessionResult {

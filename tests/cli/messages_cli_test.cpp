@@ -60,8 +60,8 @@ TEST_CASE("bench progress lines name the model, rule set, configuration, cost mo
 TEST_CASE("enum options list their names and default, not CLI11's integer codes") {
   const CliResult help = run_mctsat("optimize --help");
   REQUIRE(help.status == 0);
-  CHECK_MESSAGE(contains(help.output, "--tie-break TEXT:{visits,random,fair}=visits"), help.output);
-  CHECK(contains(help.output, "--policy TEXT:{random,heavy,lookahead}=random"));
+  CHECK_MESSAGE(contains(help.output, "--tie-break {visits,random,fair}=visits"), help.output);
+  CHECK(contains(help.output, "--policy {random,heavy,lookahead}=random"));
   CHECK_FALSE(contains(help.output, "->0"));
   CHECK(run_mctsat("optimize demo --tie-break fair --policy heavy --strategy eqsat").status == 0);
   CHECK(run_mctsat("optimize demo --tie-break 2").status != 0);

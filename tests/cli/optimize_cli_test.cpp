@@ -121,3 +121,22 @@ TEST_CASE("off a terminal, optimize prints a progress line every --progress-inte
   CHECK(quiet.output.find("taso  ") == std::string::npos);
   CHECK(nlohmann::json::accept(quiet.output));
 }
+
+TEST_CASE("an ONNX output computing merged kernels from weights without values gets a warning") {
+  // The zoo's BERT has no weight values: its projections' merged kernel is a Concat of graph
+  // inputs that ONNX Runtime would run at every inference.
+  const std::string out = optimize_scratch("bert-unvalued.onnx").string();
+  const json r = run_json("optimize bert --strategy greedy --guard off -o '" + out + "' --json");
+  REQUIRE(r["written_graph"] == "optimized");
+  REQUIRE(r["warnings"].size() == 1);
+  CHECK(r["warnings"][0].get<std::string>().find(
+            "from weights without values at every inference") != std::string::npos);
+  const CliResult human =
+      run_mctsat("optimize bert --strategy greedy --guard off -o '" + out + "'");
+  CHECK(human.status == 0);
+  CHECK(human.output.find("warning: the output computes") != std::string::npos);
+  // A JSON graph output is not run by ONNX Runtime: no warning.
+  const json plain = run_json("optimize bert --strategy greedy -o '" +
+                              optimize_scratch("bert.json").string() + "' --json");
+  CHECK_FALSE(plain.contains("warnings"));
+}

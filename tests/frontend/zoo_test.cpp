@@ -215,7 +215,8 @@ TEST_CASE("load_model explains unknown names and formats") {
   } catch (const Error& e) {
     CHECK(e.message() ==
           "'no-such-model' is neither a file nor a zoo model (zoo: demo, bert, nasrnn, nasneta, "
-          "resnext50, resnet50, vgg19, squeezenet, mobilenetv2, inceptionv3)");
+          "resnext50, resnet50, vgg19, squeezenet, mobilenetv2, inceptionv3, nasrnn-<size>, "
+          "bert-<size>, deepcnn-<size>)");
   }
   try {
     frontend::load_model(MCTSAT_SOURCE_DIR "/README.md");

@@ -33,9 +33,9 @@ TEST_CASE("the step hook sees each committed step and can stop the search") {
   const tensor::Graph graph = search_graphs::projections();
 
   search::OptimizeOptions options = small_search();
-  std::vector<std::pair<std::size_t, std::size_t>> seen;  // step number, rule
+  std::vector<std::pair<std::size_t, std::string>> seen;  // step number, rule name
   options.mcts.on_step = [&](const search::MctsStep& step, std::size_t number) {
-    seen.emplace_back(number, step.rule);
+    seen.emplace_back(number, step.rule_name);
     return true;
   };
   const search::OptimizeResult all = search::optimize(graph, rules, model, options);

@@ -19,7 +19,7 @@ using search_graphs::projections;
 namespace {
 
 struct Run {
-  std::vector<std::size_t> rules;
+  std::vector<std::string> rules;  // the committed rules' names
   std::vector<double> costs;
   std::size_t simulations = 0;
   double original_cost = 0, optimized_cost = 0;
@@ -49,7 +49,7 @@ Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
   Run r;
   const nlohmann::json& mcts = result.record.at("mcts");
   for (const auto& step : mcts["steps"]) {
-    r.rules.push_back(step["rule"].get<std::size_t>());
+    r.rules.push_back(step["rule"].get<std::string>());
     r.costs.push_back(step["cost_ms"].get<double>());
   }
   r.simulations = mcts["simulations"].get<std::size_t>();

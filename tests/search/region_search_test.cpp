@@ -30,6 +30,7 @@ TEST_CASE("the default search by regions on NasRNN unrolled over 12 steps") {
   const search::OptimizeResult result = search::optimize(graph, rules, model, options);
   CHECK(result.regions == 6);
   CHECK(result.distinct_regions == 2);
+  CHECK(result.strategy.name == "mcts");  // the regions' strategy, for the report
   const double pinned_ms = 2.431117393121013;
   CHECK(result.optimized_cost <= pinned_ms * 1.001);
   CHECK(result.optimized_cost >= pinned_ms * 0.999);  // a gain is welcome: re-pin

@@ -12,7 +12,7 @@
 namespace strategy_records {
 
 struct Step {
-  std::size_t rule = 0;
+  std::string rule;  // the rule's name
   double mean_value = 0, cost = 0;
   std::size_t nodes = 0;
 };
@@ -21,7 +21,7 @@ struct Step {
 inline std::vector<Step> mcts_steps(const mctsat::search::OptimizeResult& result) {
   std::vector<Step> steps;
   for (const nlohmann::json& step : result.record.at("mcts").at("steps"))
-    steps.push_back({step.at("rule").get<std::size_t>(), step.at("mean_value").get<double>(),
+    steps.push_back({step.at("rule").get<std::string>(), step.at("mean_value").get<double>(),
                      step.at("cost_ms").get<double>(), step.at("nodes").get<std::size_t>()});
   return steps;
 }
