@@ -7,6 +7,9 @@
 # outputs compared, ROUNDS interleaved timed rounds on one thread). Writes OUT/<id>.show.json,
 # OUT/<id>.optimize.json (or .optimize.log when it fails), OUT/<id>.ort.json, and the table
 # OUT/table.md (also printed). Needs ONNX Runtime: run `ctest -R install_onnxruntime` first.
+# optimize runs with the never-slower guard (MCTSAT_ONNXRUNTIME is that ONNX Runtime unless set);
+# the table shows its decision and paired CPU-time speedups. For ONNX Runtime's contrib operators:
+# MCTSAT_STUDY_OPTIONS="--onnx-ops onnxruntime" (the table counts the Attention blocks written).
 # Usage: bench/torch-corpus-study.sh BUILD_DIR OUT [STRATEGY] [ROUNDS] [ID...]
 #   STRATEGY (default mcts) is optimize's --strategy; ROUNDS (default 20) ort-compare's --rounds;
 #   IDs restrict the study to those models. Extra optimize options: $MCTSAT_STUDY_OPTIONS.
@@ -24,6 +27,7 @@ mctsat="$build/cli/mctsat"
 manifest="$here/tests/data/torch-models.tsv"
 models="$here/build/test-models/torch"
 ort="$here/build/test-models/onnxruntime"
+export MCTSAT_ONNXRUNTIME="${MCTSAT_ONNXRUNTIME:-$ort}"
 mkdir -p "$out"
 only=$(echo "$@" | tr ' ' ',')
 "$here/tests/data/export-torch-models.py" "$models" ${only:+--only "$only"} >&2
@@ -80,8 +84,9 @@ def first_error(path):
 
 print(f"| model | group | imports | operators | opaque | opaque share of estimate | "
       f"costliest opaque types | optimize --check | estimate (%) | ORT outputs equal | "
-      f"ORT optimized/original (q1 median q3) | optimize s | failure |")
-print("|" + "---|" * 13)
+      f"ORT optimized/original (q1 median q3) | Attention blocks | guard: written | "
+      f"guard: paired CPU speedup % (q1 median q3) | optimize s | failure |")
+print("|" + "---|" * 16)
 for line in open(manifest):
     if line.startswith("#") or not line.strip():
         continue
@@ -124,9 +129,19 @@ for line in open(manifest):
         r = ort.get("optimized_over_original", {})
         if r:
             ratio = f"{r['q1']:.3f} {r['median']:.3f} {r['q3']:.3f}"
+    blocks = written = guarded = "-"
+    if opt:
+        blocks = opt.get("lowering", {}).get("attention", "-")
+        guard = opt.get("guard")
+        if guard:
+            written = guard.get("decision", "-")
+            q = guard.get("measurement", {}).get("paired_cpu_speedup_percent")
+            if q:
+                guarded = f"{q['q1']:+.2f} {q['median']:+.2f} {q['q3']:+.2f}"
     seconds = open(f"{out}/{ident}.optimize.seconds").read().strip() \
         if os.path.exists(f"{out}/{ident}.optimize.seconds") else "-"
     imports = "yes" if show else "no"
     print(f"| {ident} | {group} | {imports} | {ops} | {opaque} | {share} | {types} | {check} | "
-          f"{estimate} | {equal} | {ratio} | {seconds} | {failure.replace('|', '/')} |")
+          f"{estimate} | {equal} | {ratio} | {blocks} | {written} | {guarded} | {seconds} | "
+          f"{failure.replace('|', '/')} |")
 EOF

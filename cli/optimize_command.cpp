@@ -57,6 +57,7 @@ struct OptimizeCliOptions {
   GuardMode guard = GuardMode::kAuto;
   int guard_rounds = study::OnnxRuntimeMeasureOptions{}.rounds;
   std::string onnxruntime;  // --onnxruntime DIR, else $MCTSAT_ONNXRUNTIME
+  bool onnxruntime_ops = false;  // --onnx-ops onnxruntime
 };
 
 void print_optimize_report(const search::OptimizeReport& report) {
@@ -207,6 +208,15 @@ void add_optimize_command(CLI::App& app) {
                    "The guard: timed rounds, each runs both models once")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  command
+      ->add_option_function<std::string>(
+          "--onnx-ops",
+          [options](const std::string& ops) { options->onnxruntime_ops = ops == "onnxruntime"; },
+          "An ONNX output's operators: standard (any runtime), or onnxruntime: blocks ONNX "
+          "Runtime does not fuse by itself (Hugging Face-style self-attention) written as its "
+          "contrib operators (com.microsoft.Attention), for ONNX Runtime only")
+      ->check(CLI::IsMember({"standard", "onnxruntime"}))
+      ->default_str("standard");
   command->add_option("--onnxruntime", options->onnxruntime,
                       "The guard: the folder holding node_modules/onnxruntime-node (default: "
                       "$MCTSAT_ONNXRUNTIME)");
@@ -247,6 +257,9 @@ void add_optimize_command(CLI::App& app) {
         session_options.guard = guard;
       }
     }
+    if (o.onnxruntime_ops && !o.output.ends_with(".onnx"))
+      throw Error("--onnx-ops onnxruntime: give an ONNX output, -o FILE.onnx");
+    session_options.onnxruntime_ops = o.onnxruntime_ops;
     study::check_session_options(session_options);
     const tensor::Graph graph = o.model_options.load(o.model);
     std::string unverified;  // a warning about user rules without a passing verification
@@ -283,6 +296,10 @@ void add_optimize_command(CLI::App& app) {
       std::cout << report.to_json().dump(2) << '\n';
     } else if (!o.quiet) {
       print_optimize_report(report);
+      if (report.lowering)
+        std::cout << fmt::format("  onnx ops        for ONNX Runtime: {} self-attention blocks as "
+                                 "com.microsoft.Attention\n",
+                                 (*report.lowering)["attention"].get<std::size_t>());
       if (report.guard)
         std::cout << fmt::format("  guard           ONNX Runtime ({}): keeps the {} graph: {}\n",
                                  (*report.guard)["baseline"].get<std::string>(),

@@ -51,6 +51,7 @@ nlohmann::json OptimizeReport::to_json() const {
   if (check) report["check"] = *check;
   if (measured) report["measured"] = *measured;
   if (guard) report["guard"] = *guard;
+  if (lowering) report["lowering"] = *lowering;
   if (written_graph) report["written_graph"] = *written_graph;
   if (!warnings.empty()) report["warnings"] = warnings;
   return report;

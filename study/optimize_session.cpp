@@ -10,6 +10,7 @@
 #include "frontend/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
 #include "frontend/onnx_opaque_evaluator.hpp"
+#include "frontend/onnxruntime_lowering.hpp"
 #include "frontend/weight_folding.hpp"
 #include "search/optimizer.hpp"
 #include "search/strategies.hpp"
@@ -117,23 +118,33 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   // Never slower by surprise: with a measurement, the output is the optimized graph only when it
   // measured faster; otherwise the input, and the report says so when a graph is written.
   session.output_is_original = report.measured && !(*report.measured)["faster"].get<bool>();
-  // The guard, for an ONNX output the optimizer changed (nothing to guard when it kept the input).
-  const bool guarded = options.guard && options.graph_path.ends_with(".onnx") &&
-                       !session.check_failed() && !session.output_is_original &&
-                       !report.result.kept_original;
+  const bool onnx_output = options.graph_path.ends_with(".onnx");
+  // With onnxruntime_ops, an ONNX output is the result lowered to ONNX Runtime's fused operators.
+  std::optional<tensor::Graph> lowered;
+  if (onnx_output && options.onnxruntime_ops && !session.output_is_original &&
+      !session.check_failed()) {
+    frontend::OnnxRuntimeLowering lowering = frontend::lower_for_onnxruntime(report.result.graph);
+    report.lowering = nlohmann::json{{"attention", lowering.attention}};
+    if (lowering.attention > 0) lowered = std::move(lowering.graph);
+  }
+  const tensor::Graph& candidate = lowered ? *lowered : report.result.graph;
+  // The guard, for an ONNX output that differs from the input.
+  const bool guarded = options.guard && onnx_output && !session.check_failed() &&
+                       !session.output_is_original &&
+                       (lowered || !report.result.kept_original);
   if (guarded) {
     const ScratchDirectory scratch("mctsat-guard");
     OnnxRuntimeSetup setup{options.guard->onnxruntime_dir, scratch.file("ort-compare.cjs")};
     write_compare_script(setup.script);
     const GuardVerdict verdict =
-        guard_never_slower(graph, report.result.graph, options.guard->original_file, setup,
+        guard_never_slower(graph, candidate, options.guard->original_file, setup,
                            options.guard->measure, scratch.file("guard"));
     report.guard = verdict.report;
     session.output_is_original = !verdict.keep_optimized;
   }
   if (!options.graph_path.empty())
     report.written_graph = session.output_is_original ? "original" : "optimized";
-  if (options.graph_path.ends_with(".onnx") && !session.output_is_original)
+  if (onnx_output && !session.output_is_original)
     if (std::string warning = rebuilt_kernels_warning(graph, report.result.graph); !warning.empty())
       report.warnings.push_back(std::move(warning));
   if (session.check_failed()) return session;
@@ -141,12 +152,13 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   // A kept original that came from an ONNX file is that file, byte for byte.
   const bool original_bytes = session.output_is_original && options.guard &&
                               !options.guard->original_file.empty() &&
-                              options.graph_path.ends_with(".onnx");
+                              onnx_output;
   if (!options.graph_path.empty())
     outputs.push_back({options.graph_path,
                        original_bytes
                            ? read_text_file(options.guard->original_file)
-                           : frontend::model_text(session.output(graph), options.graph_path)});
+                           : frontend::model_text(session.output_is_original ? graph : candidate,
+                                                  options.graph_path)});
   if (!options.report_path.empty())
     outputs.push_back({options.report_path, report.to_json().dump(2) + "\n"});
   if (session.egraph && !options.egraph_path.empty())

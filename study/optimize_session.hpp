@@ -6,7 +6,8 @@
 //   2. the search and the final extraction (search::optimize), the report's header;
 //   3. the numeric check of the optimized graph against the input (`check`), its measured speedup
 //      (`measure`);
-//   4. the output graph: the optimized one, or the input when it did not measure faster (never
+//   4. the output graph: the optimized one (for ONNX Runtime with onnxruntime_ops: lowered to its
+//      fused contrib operators), or the input when it did not measure faster (never
 //      slower by surprise; the report's written_graph says which when a graph file is written),
 //      and, with `guard`, only when ONNX Runtime runs it faster beyond the noise
 //      (never_slower_guard.hpp; the report's guard holds both figures and the decision);
@@ -61,6 +62,9 @@ struct SessionOptions {
   std::optional<SessionCheck> check;                      // compare outputs numerically
   std::optional<runtime::SpeedupMeasureOptions> measure;  // opaque operators run on the host
   std::optional<SessionGuard> guard;                      // applies when graph_path is an ONNX file
+  // An ONNX output (graph_path .onnx) lowered to the operators ONNX Runtime runs fused
+  // (frontend/onnxruntime_lowering.hpp): for ONNX Runtime only.
+  bool onnxruntime_ops = false;
   bool export_egraph = false;  // keep the e-graph the final extractor sees (egraph_path implies it)
   // Files written, as a set, after every check passed; empty: not written. The flag names are
   // used in messages about them ("-o").

@@ -6,8 +6,10 @@
 // without graph optimizations, which miscompute some PyTorch exports: see its header). When PyTorch
 // is missing, or the npm registry unreachable, the fixtures say so in a file: this test prints the
 // reason and exits with 77 (skipped).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -119,6 +121,45 @@ TEST_CASE("the fast PyTorch models import, optimize with --check, export, and ag
     const auto report = nlohmann::json::parse(compared.output, nullptr, false);
     REQUIRE(!report.is_discarded());
     CHECK(report["passed"] == true);
+  }
+}
+
+TEST_CASE("--onnx-ops onnxruntime writes self-attention as ONNX Runtime's Attention, same outputs") {
+  skip_if_unavailable(kModelsDir, "the PyTorch corpus");
+  skip_if_unavailable(kOrtDir, "ONNX Runtime");
+  const Scratch scratch("mctsat-torch-attention");
+  // The exporters' three forms: Hugging Face-style with an additive mask input (bert-layer) and
+  // with the mask made from token flags (bert-hf-tiny), and nn.MultiheadAttention (encoder-tiny).
+  for (const char* id : {"bert-layer", "bert-hf-tiny", "encoder-tiny"}) {
+    CAPTURE(id);
+    const auto models = manifest();
+    const auto model = std::find_if(models.begin(), models.end(),
+                                    [&](const TorchModel& m) { return m.id == id; });
+    REQUIRE(model != models.end());
+    const fs::path lowered = scratch.dir / (model->id + "-onnxruntime.onnx");
+    const CliResult optimized =
+        run_mctsat("optimize " + quoted(model->path()) + " --strategy greedy --guard off -o " +
+                   quoted(lowered) + " --onnx-ops onnxruntime --json" + model->shape_options());
+    REQUIRE_MESSAGE(optimized.status == 0, optimized.output);
+    const auto report = nlohmann::json::parse(optimized.output);
+    CHECK(report["lowering"]["attention"] == 1);
+    std::ifstream file(lowered, std::ios::binary);
+    const std::string bytes(std::istreambuf_iterator<char>(file), {});
+    CHECK(bytes.find("com.microsoft") != std::string::npos);
+    // ONNX Runtime runs the contrib operator: the original's outputs, with the mask's flags all
+    // set and all clear.
+    for (const char* flags : {":1", ":0"}) {
+      std::string ort = "node " + quoted(kOrtCompare) + " --ort " + quoted(kOrtDir) +
+                        " --rounds 1 --reference-level disabled " + quoted(model->path()) + " " +
+                        quoted(lowered);
+      for (std::string input : model->inputs) {
+        if (input.starts_with("attention_mask=")) input = input.substr(0, input.rfind(':')) + flags;
+        ort += " --input '" + input + "'";
+      }
+      const CliResult compared = run_shell(ort);
+      INFO(compared.output);
+      CHECK(compared.status == 0);
+    }
   }
 }
 

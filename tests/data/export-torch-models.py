@@ -223,8 +223,8 @@ def text_models():
             y, _ = self.rnn(x)
             return self.head(y)
 
-    def encoder(layers):
-        layer = nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.1, activation="gelu",
+    def encoder(layers, d=768, heads=12, ff=3072):
+        layer = nn.TransformerEncoderLayer(d, heads, ff, dropout=0.1, activation="gelu",
                                            batch_first=True)
         return nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
 
@@ -232,8 +232,10 @@ def text_models():
         "encoder-2l": lambda: encoder(2),
         "encoder-12l": lambda: encoder(12),
         "encoder-2l-opset17": lambda: encoder(2),
+        "encoder-tiny": lambda: encoder(1, 64, 4, 128),
         "bert-layer": lambda: BertLayer(256, 4, 1024),
         "bert-hf-4l": lambda: Bert(8192, 768, 12, 3072, 4),
+        "bert-hf-tiny": lambda: Bert(512, 64, 4, 128, 1),
         "gpt2-block": lambda: Gpt2Block(256, 4),
         "gpt2-4l": lambda: Gpt2(8192, 768, 12, 4),
         "lstm": lambda: Recurrent(nn.LSTM, 64, 128, 2, 10),

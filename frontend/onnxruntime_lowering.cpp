@@ -1,0 +1,523 @@
+// Lowering for ONNX Runtime (see onnxruntime_lowering.hpp).
+#include "frontend/onnxruntime_lowering.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <onnx/onnx_pb.h>
+
+#include "frontend/onnx_opaque_payload.hpp"
+#include "frontend/onnx_tensor.hpp"
+#include "tensor/shape_inference.hpp"
+
+namespace mctsat::frontend {
+
+namespace {
+
+using tensor::Graph;
+using tensor::Node;
+using tensor::NodeId;
+using tensor::Op;
+using tensor::TensorRef;
+
+constexpr std::int64_t kContribOpset = 1;
+
+// One matched self-attention block.
+struct AttentionBlock {
+  TensorRef x;  // the projections' common input, [B, S, H]
+  // The query, key and value weights ([H, N*h], with values) and biases ([N*h]) to pack, or one
+  // packed weight [H, 3*N*h] and bias [3*N*h].
+  std::vector<NodeId> weights, biases;
+  std::optional<TensorRef> mask;  // additive, broadcast to [B, N, S, S]
+  // Or Hugging Face's mask from token flags, (1 - flags[B, S]) * filter: the flags themselves.
+  std::optional<TensorRef> flags;
+  double filter = 0;
+  std::int64_t heads = 0;
+  NodeId output = 0;  // the block's last node: its readers read the attention, [B, S, N*h]
+                      // (reshaped to the node's shape when it differs)
+};
+
+class Matcher {
+ public:
+  explicit Matcher(const Graph& graph) : graph_(graph), consumers_(graph.size()) {
+    for (NodeId id = 0; id < graph.size(); ++id)
+      for (const TensorRef& in : graph.node(id).inputs) ++consumers_[in.node];
+    for (const auto& out : graph.outputs()) ++consumers_[out.tensor.node];
+  }
+
+  // The block whose softmax is `softmax`, if it is one.
+  std::optional<AttentionBlock> match(NodeId softmax) const {
+    const Node& sm = graph_.node(softmax);
+    if (sm.op != Op::kSoftmax || sm.outputs[0].shape.size() != 4 ||
+        tensor::attr_int(sm.attrs[0]) != 3 || !single_use(softmax))
+      return std::nullopt;
+    AttentionBlock block;
+    // softmax(scores / sqrt(h) [+ mask])
+    NodeId scaled = sm.inputs[0].node;
+    if (graph_.node(scaled).op == Op::kEwAdd) {
+      const Node& add = graph_.node(scaled);
+      if (!single_use(scaled)) return std::nullopt;
+      const bool first = graph_.node(add.inputs[0].node).op == Op::kEwDiv;
+      block.mask = add.inputs[first ? 1 : 0];
+      scaled = add.inputs[first ? 0 : 1].node;
+    }
+    const Node& div = graph_.node(scaled);
+    if (div.op != Op::kEwDiv || !single_use(scaled)) return std::nullopt;
+    const auto divisor = scalar_value(div.inputs[1]);
+    const NodeId scores = div.inputs[0].node;
+    const Node& qk = graph_.node(scores);
+    if (qk.op != Op::kMatmul || tensor::attr_int(qk.attrs[0]) != 0 || !single_use(scores))
+      return std::nullopt;
+    // ... times the values, transposed and reshaped back.
+    const NodeId context = sole_consumer(softmax);
+    if (context == kNone) return std::nullopt;
+    const Node& pv = graph_.node(context);
+    if (pv.op != Op::kMatmul || tensor::attr_int(pv.attrs[0]) != 0 ||
+        pv.inputs[0].node != softmax || !single_use(context))
+      return std::nullopt;
+    const NodeId back = sole_consumer(context);
+    if (back == kNone || !is_transpose(back, {0, 2, 1, 3}) || !single_use(back))
+      return std::nullopt;
+    const NodeId merged = sole_consumer(back);
+    if (merged == kNone || graph_.node(merged).op != Op::kReshape) return std::nullopt;
+    block.output = merged;
+
+    const std::vector<std::pair<TensorRef, std::vector<std::int64_t>>> heads = {
+        {qk.inputs[0], {0, 2, 1, 3}}, {qk.inputs[1], {0, 2, 3, 1}}, {pv.inputs[1], {0, 2, 1, 3}}};
+    std::optional<std::vector<std::int64_t>> split_shape;
+    for (const auto& [ref, perm] : heads) {
+      if (ref.output != 0 || !is_transpose(ref.node, perm) || !single_use(ref.node))
+        return std::nullopt;
+      const NodeId split = graph_.node(ref.node).inputs[0].node;
+      const Node& reshape = graph_.node(split);
+      if (reshape.op != Op::kReshape || !single_use(split)) return std::nullopt;
+      const auto& shape = reshape.outputs[0].shape;
+      if (shape.size() != 4 || (split_shape && *split_shape != shape)) return std::nullopt;
+      split_shape = shape;
+      const auto projection = linear(reshape.inputs[0]);
+      if (!projection) return std::nullopt;
+      if (block.weights.empty()) block.x = projection->x;
+      if (projection->x != block.x) return std::nullopt;
+      block.weights.push_back(projection->weight);
+      block.biases.push_back(projection->bias);
+    }
+    const auto& dims = *split_shape;  // [B, S, N, h]
+    const tensor::Shape& x_shape = graph_.type_of(block.x).shape;
+    if (x_shape.size() != 3 || x_shape[0] != dims[0] || x_shape[1] != dims[1]) return std::nullopt;
+    if (graph_.node(merged).outputs[0].shape != tensor::Shape{dims[0], dims[1], dims[2] * dims[3]})
+      return std::nullopt;
+    if (!divisor || std::abs(*divisor - std::sqrt(static_cast<double>(dims[3]))) >
+                        1e-6 * std::sqrt(static_cast<double>(dims[3])))
+      return std::nullopt;
+    if (block.mask && !mask_fits(*block.mask, dims)) return std::nullopt;
+    if (block.mask)
+      if (const auto flags = token_flags(*block.mask, dims)) {
+        block.flags = flags->first;
+        block.filter = flags->second;
+        block.mask.reset();
+      }
+    block.heads = dims[2];
+    return block;
+  }
+
+  // torch.nn.MultiheadAttention's export for batch 1 (its [S, B, E] layout): x [1, S, E]
+  // transposed to [S, 1, E], one packed projection ewadd(matmul(., W [E, 3E]), b [3E]) sliced into
+  // query, key and value along the last axis, each reshaped to [S, N, h] and transposed (key to
+  // [N, h, S]), the query divided by sqrt(h), softmax over the last axis, times the values,
+  // transposed back and reshaped to [S, E].
+  std::optional<AttentionBlock> match_torch(NodeId softmax) const {
+    const Node& sm = graph_.node(softmax);
+    if (sm.op != Op::kSoftmax || sm.outputs[0].shape.size() != 3 ||
+        tensor::attr_int(sm.attrs[0]) != 2 || !single_use(softmax))
+      return std::nullopt;
+    const NodeId scores = sm.inputs[0].node;
+    const Node& qk = graph_.node(scores);
+    if (qk.op != Op::kMatmul || tensor::attr_int(qk.attrs[0]) != 0 || !single_use(scores))
+      return std::nullopt;
+    const NodeId context = sole_consumer(softmax);
+    if (context == kNone) return std::nullopt;
+    const Node& pv = graph_.node(context);
+    if (pv.op != Op::kMatmul || tensor::attr_int(pv.attrs[0]) != 0 ||
+        pv.inputs[0].node != softmax || !single_use(context))
+      return std::nullopt;
+    const NodeId back = sole_consumer(context);
+    if (back == kNone || !is_transpose(back, {1, 0, 2}) || !single_use(back)) return std::nullopt;
+    const NodeId merged = sole_consumer(back);
+    if (merged == kNone || graph_.node(merged).op != Op::kReshape) return std::nullopt;
+
+    // The query: transpose(reshape(slice 0), [1, 0, 2]) / sqrt(h).
+    const Node& div = graph_.node(qk.inputs[0].node);
+    if (div.op != Op::kEwDiv || !single_use(qk.inputs[0].node)) return std::nullopt;
+    const auto divisor = scalar_value(div.inputs[1]);
+    const std::pair<TensorRef, std::vector<std::int64_t>> heads[] = {
+        {div.inputs[0], {1, 0, 2}}, {qk.inputs[1], {1, 2, 0}}, {pv.inputs[1], {1, 0, 2}}};
+    std::optional<TensorRef> projection;
+    std::optional<tensor::Shape> split_shape;
+    for (std::int64_t part = 0; part < 3; ++part) {
+      const auto& [ref, perm] = heads[part];
+      if (ref.output != 0 || !is_transpose(ref.node, perm) || !single_use(ref.node))
+        return std::nullopt;
+      const NodeId split = graph_.node(ref.node).inputs[0].node;
+      const Node& reshape = graph_.node(split);
+      if (reshape.op != Op::kReshape || !single_use(split)) return std::nullopt;
+      const tensor::Shape& shape = reshape.outputs[0].shape;  // [S, N, h]
+      if (shape.size() != 3 || (split_shape && *split_shape != shape)) return std::nullopt;
+      split_shape = shape;
+      const auto sliced = slice_of(reshape.inputs[0], part, shape[1] * shape[2]);
+      if (!sliced || (projection && *projection != *sliced)) return std::nullopt;
+      projection = sliced;
+    }
+    const tensor::Shape& dims = *split_shape;
+    const std::int64_t width = dims[1] * dims[2];
+    if (!divisor || std::abs(*divisor - std::sqrt(static_cast<double>(dims[2]))) >
+                        1e-6 * std::sqrt(static_cast<double>(dims[2])))
+      return std::nullopt;
+    if (graph_.node(merged).outputs[0].shape != tensor::Shape{dims[0], width}) return std::nullopt;
+    // The packed projection of x transposed to [S, 1, E], read by the three slices only.
+    const Node& add = graph_.node(projection->node);
+    if (add.op != Op::kEwAdd || consumers_[projection->node] != 3) return std::nullopt;
+    for (int side : {0, 1}) {
+      const TensorRef product = add.inputs[side], bias = add.inputs[1 - side];
+      const Node& mm = graph_.node(product.node);
+      if (mm.op != Op::kMatmul || tensor::attr_int(mm.attrs[0]) != 0 || !single_use(product.node) ||
+          !valued_weight(mm.inputs[1], 2) || !valued_weight(bias, 1) ||
+          graph_.node(mm.inputs[1].node).value->shape[1] != 3 * width ||
+          graph_.node(bias.node).value->shape[0] != 3 * width)
+        continue;
+      const TensorRef transposed = mm.inputs[0];
+      if (!is_transpose(transposed.node, {1, 0, 2}) || !single_use(transposed.node)) continue;
+      const TensorRef x = graph_.node(transposed.node).inputs[0];
+      if (graph_.type_of(x).shape != tensor::Shape{1, dims[0], width}) continue;
+      AttentionBlock block;
+      block.x = x;
+      block.weights = {mm.inputs[1].node};
+      block.biases = {bias.node};
+      block.heads = dims[1];
+      block.output = merged;
+      return block;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr NodeId kNone = static_cast<NodeId>(-1);
+
+  // The tensor an opaque Slice of the last axis, [part * width, (part + 1) * width), reads.
+  std::optional<TensorRef> slice_of(TensorRef ref, std::int64_t part, std::int64_t width) const {
+    if (!opaque_of(ref, "Slice") || !single_use(ref.node)) return std::nullopt;
+    const Node& slice = graph_.node(ref.node);
+    if (slice.inputs.size() != 4) return std::nullopt;  // data, starts, ends, axes
+    const auto start = scalar_value(slice.inputs[1]), end = scalar_value(slice.inputs[2]),
+               axis = scalar_value(slice.inputs[3]);
+    const std::int64_t rank =
+        static_cast<std::int64_t>(graph_.type_of(slice.inputs[0]).shape.size());
+    if (!start || !end || !axis || *start != static_cast<double>(part * width) ||
+        *end != static_cast<double>((part + 1) * width) ||
+        (*axis != -1.0 && *axis != static_cast<double>(rank - 1)))
+      return std::nullopt;
+    return slice.inputs[0];
+  }
+
+  struct Projection {
+    TensorRef x;
+    NodeId weight = 0, bias = 0;
+  };
+
+  bool single_use(NodeId id) const { return consumers_[id] == 1; }
+
+  NodeId sole_consumer(NodeId id) const {
+    if (!single_use(id)) return kNone;
+    for (NodeId other = 0; other < graph_.size(); ++other)
+      for (const TensorRef& in : graph_.node(other).inputs)
+        if (in.node == id) return other;
+    return kNone;  // a graph output
+  }
+
+  bool is_transpose(NodeId id, const std::vector<std::int64_t>& perm) const {
+    const Node& node = graph_.node(id);
+    return node.op == Op::kTranspose && tensor::attr_ints(node.attrs[0]) == perm;
+  }
+
+  bool valued_weight(TensorRef ref, std::size_t rank) const {
+    const Node& node = graph_.node(ref.node);
+    return node.op == Op::kWeight && node.value && node.value->shape.size() == rank &&
+           node.outputs[0].dtype == tensor::DType::kFloat32;
+  }
+
+  std::optional<double> scalar_value(TensorRef ref) const {
+    const Node& node = graph_.node(ref.node);
+    if (node.op != Op::kWeight || !node.value || node.value->size() != 1) return std::nullopt;
+    return node.value->data[0];
+  }
+
+  // ewadd(matmul(x, W), b) in either operand order, read only by its reshape.
+  std::optional<Projection> linear(TensorRef ref) const {
+    const Node& add = graph_.node(ref.node);
+    if (add.op != Op::kEwAdd || !single_use(ref.node)) return std::nullopt;
+    for (int side : {0, 1}) {
+      const TensorRef product = add.inputs[side], bias = add.inputs[1 - side];
+      const Node& mm = graph_.node(product.node);
+      if (mm.op != Op::kMatmul || tensor::attr_int(mm.attrs[0]) != 0 || !single_use(product.node) ||
+          !valued_weight(mm.inputs[1], 2) || !valued_weight(bias, 1))
+        continue;
+      if (graph_.node(bias.node).value->shape[0] != graph_.node(mm.inputs[1].node).value->shape[1])
+        continue;
+      return Projection{mm.inputs[0], mm.inputs[1].node, bias.node};
+    }
+    return std::nullopt;
+  }
+
+  // A float mask of rank 4 whose dimensions broadcast to [B, N, S, S] (each one or the full size).
+  bool mask_fits(TensorRef mask, const std::vector<std::int64_t>& dims) const {
+    const tensor::TensorType& type = graph_.type_of(mask);
+    if (type.dtype != tensor::DType::kFloat32 || type.shape.size() != 4) return false;
+    const std::int64_t full[4] = {dims[0], dims[2], dims[1], dims[1]};
+    for (int k = 0; k < 4; ++k)
+      if (type.shape[k] != 1 && type.shape[k] != full[k]) return false;
+    return true;
+  }
+
+  bool opaque_of(TensorRef ref, std::string_view type) const {
+    const Node& node = graph_.node(ref.node);
+    return node.op == Op::kOpaque && node.opaque->type == type && node.outputs.size() == 1;
+  }
+
+  // (1 - float(unsqueeze(unsqueeze(flags)))) * filter, flags [B, S] of integers or booleans and
+  // the mask [B, 1, 1, S]: the flags and the filter.
+  std::optional<std::pair<TensorRef, double>> token_flags(
+      TensorRef mask, const std::vector<std::int64_t>& dims) const {
+    const Node& mul = graph_.node(mask.node);
+    if (mul.op != Op::kEwMul || graph_.type_of(mask).shape != tensor::Shape{dims[0], 1, 1, dims[1]})
+      return std::nullopt;
+    for (int side : {0, 1}) {
+      const auto filter = scalar_value(mul.inputs[1 - side]);
+      const Node& sub = graph_.node(mul.inputs[side].node);
+      if (!filter || sub.op != Op::kEwSub || scalar_value(sub.inputs[0]) != 1.0) continue;
+      const TensorRef cast = sub.inputs[1];
+      if (!opaque_of(cast, "Cast")) continue;
+      const TensorRef outer = graph_.node(cast.node).inputs.at(0);
+      if (!opaque_of(outer, "Unsqueeze")) continue;
+      const TensorRef inner = graph_.node(outer.node).inputs.at(0);
+      if (!opaque_of(inner, "Unsqueeze")) continue;
+      const TensorRef flags = graph_.node(inner.node).inputs.at(0);
+      const tensor::TensorType& type = graph_.type_of(flags);
+      const bool integral = type.dtype == tensor::DType::kInt64 ||
+                            type.dtype == tensor::DType::kInt32 ||
+                            type.dtype == tensor::DType::kBool;
+      if (integral && type.shape == tensor::Shape{dims[0], dims[1]})
+        return std::make_pair(flags, *filter);
+    }
+    return std::nullopt;
+  }
+
+  const Graph& graph_;
+  std::vector<std::size_t> consumers_;
+};
+
+// Writes the matched blocks into a copy of the graph: per block the packed weight and bias, the
+// mask's Expand and the Attention, all opaque or weights; the final reshape's readers read the
+// Attention. The replaced nodes stay, unread (the exporter writes only what outputs need).
+class Rewriter {
+ public:
+  explicit Rewriter(const Graph& graph) : graph_(graph) {
+    for (const Node& node : graph.nodes())
+      if (node.op == Op::kOpaque)
+        next_id_ = std::max(next_id_, tensor::attr_int(node.attrs[0]) + 1);
+  }
+
+  void add(const AttentionBlock& block) {
+    // Copies: adding nodes moves the graph's nodes.
+    const tensor::TensorType result = graph_.node(block.output).outputs[0];
+    const std::string base = graph_.node(block.output).name + "/attention";
+    const tensor::Shape x = graph_.type_of(block.x).shape;  // [B, S, H]
+    const tensor::TensorType attended{{x[0], x[1], tensor::numel(result.shape) / (x[0] * x[1])},
+                                      tensor::DType::kFloat32};
+    const auto packed_or_given = [&](const std::string& name, const std::vector<NodeId>& parts,
+                                     std::size_t axis) {
+      return parts.size() == 1 ? TensorRef{parts[0], 0} : packed(name, parts, axis);
+    };
+    std::vector<TensorRef> inputs = {block.x,
+                                     packed_or_given(base + "/qkv_weight", block.weights, 1),
+                                     packed_or_given(base + "/qkv_bias", block.biases, 0)};
+    std::vector<std::string> names = {"x", "weight", "bias"};
+    if (block.flags) {
+      inputs.push_back(int32_flags(base + "/mask_index", *block.flags));
+      names.push_back("mask_index");
+    } else if (block.mask) {
+      const tensor::Shape m = graph_.type_of(*block.mask).shape;
+      const tensor::Shape full = {m[0], m[1], x[1], x[1]};
+      inputs.push_back(m == full ? *block.mask : expand(base + "/mask", *block.mask, full));
+      names.insert(names.end(), {"", "", "attention_bias"});
+    }
+    onnx::NodeProto node;
+    node.set_op_type("Attention");
+    node.set_domain("com.microsoft");
+    node.set_name(base);
+    for (const auto& name : names) node.add_input(name);
+    node.add_output("y");
+    auto* heads = node.add_attribute();
+    heads->set_name("num_heads");
+    heads->set_type(onnx::AttributeProto::INT);
+    heads->set_i(block.heads);
+    if (block.flags) {
+      auto* filter = node.add_attribute();
+      filter->set_name("mask_filter_value");
+      filter->set_type(onnx::AttributeProto::FLOAT);
+      filter->set_f(static_cast<float>(block.filter));
+    }
+    TensorRef attention = opaque(base, "com.microsoft.Attention", node, {}, "com.microsoft",
+                                 std::move(inputs), attended);
+    if (attended.shape != result.shape) {  // batch 1: the same elements in the same order
+      Node reshape;
+      reshape.name = base + "/reshape";
+      reshape.op = Op::kReshape;
+      reshape.inputs = {attention};
+      reshape.attrs = {result.shape};
+      attention = add_node(std::move(reshape));
+    }
+    replaced_.push_back({block.output, attention});
+  }
+
+  Graph finish() && {
+    std::map<NodeId, TensorRef> by;
+    for (const auto& [old_id, new_ref] : replaced_) by[old_id] = new_ref;
+    auto redirect = [&](TensorRef& ref) {
+      if (const auto it = by.find(ref.node); it != by.end()) ref = it->second;
+    };
+    Graph result;
+    for (Node& node : graph_.nodes()) {
+      for (TensorRef& in : node.inputs) redirect(in);
+      result.add_node(std::move(node));
+    }
+    for (tensor::GraphOutput out : graph_.outputs()) {
+      redirect(out.tensor);
+      result.add_output(std::move(out.name), out.tensor);
+    }
+    result.infer_and_validate();
+    return result;
+  }
+
+ private:
+  TensorRef add_node(Node node) {
+    node.name = unique(node.name);
+    return {graph_.add_node(std::move(node)), 0};
+  }
+
+  std::string unique(const std::string& base) const {
+    std::string name = base;
+    for (int k = 1; graph_.find(name); ++k) name = fmt::format("{}_{}", base, k);
+    return name;
+  }
+
+  // The weights' values concatenated along `axis` (0 for vectors, 1 for [H, n] matrices).
+  TensorRef packed(const std::string& name, const std::vector<NodeId>& weights, std::size_t axis) {
+    std::vector<const tensor::Tensor*> parts;
+    for (NodeId id : weights) parts.push_back(graph_.node(id).value.get());
+    const std::int64_t rows = axis == 0 ? 1 : parts[0]->shape[0];
+    std::int64_t columns = 0;
+    for (const auto* part : parts) columns += part->shape[axis];
+    tensor::Tensor value(axis == 0 ? tensor::Shape{columns} : tensor::Shape{rows, columns});
+    std::size_t at = 0;
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (const auto* part : parts) {
+        const std::int64_t width = part->shape[axis];
+        for (std::int64_t c = 0; c < width; ++c)
+          value.data[at++] = part->data[static_cast<std::size_t>(r * width + c)];
+      }
+    Node node;
+    node.name = name;
+    node.op = Op::kWeight;
+    node.attrs = {value.shape};
+    node.leaf_dtype = tensor::DType::kFloat32;
+    node.value = std::make_shared<const tensor::Tensor>(std::move(value));
+    return add_node(std::move(node));
+  }
+
+  // The token flags as int32 (what Attention's mask_index takes), one Cast per flags tensor.
+  TensorRef int32_flags(const std::string& name, TensorRef flags) {
+    if (const auto it = casts_.find(flags); it != casts_.end()) return it->second;
+    onnx::NodeProto node;
+    node.set_op_type("Cast");
+    node.set_name(name);
+    node.add_input("flags");
+    node.add_output("y");
+    auto* to = node.add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(onnx::TensorProto::INT32);
+    const TensorRef cast = opaque(name, "Cast", node, {}, "", {flags},
+                                  {graph_.type_of(flags).shape, tensor::DType::kInt32});
+    casts_.emplace(flags, cast);
+    return cast;
+  }
+
+  // ONNX Expand of `mask` to `shape`, the shape embedded as a Constant.
+  TensorRef expand(const std::string& name, TensorRef mask, const tensor::Shape& shape) {
+    onnx::NodeProto constant;
+    constant.set_op_type("Constant");
+    constant.add_output("shape");
+    auto* value = constant.add_attribute();
+    value->set_name("value");
+    value->set_type(onnx::AttributeProto::TENSOR);
+    tensor::Tensor dims({static_cast<std::int64_t>(shape.size())});
+    for (std::size_t k = 0; k < shape.size(); ++k) dims.data[k] = static_cast<double>(shape[k]);
+    onnx_io::tensor_to_proto(dims, tensor::DType::kInt64, *value->mutable_t());
+    onnx::NodeProto node;
+    node.set_op_type("Expand");
+    node.set_name(name);
+    node.add_input("mask");
+    node.add_input("shape");
+    node.add_output("y");
+    return opaque(name, "Expand", node, {std::move(constant)}, "", {mask},
+                  {shape, tensor::DType::kFloat32});
+  }
+
+  TensorRef opaque(const std::string& name, const std::string& type, const onnx::NodeProto& node,
+                   std::vector<onnx::NodeProto> embedded, const std::string& domain,
+                   std::vector<TensorRef> inputs, const tensor::TensorType& output) {
+    google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> opsets;
+    onnx::OperatorSetIdProto* opset = opsets.Add();
+    opset->set_domain(domain);
+    opset->set_version(domain.empty() ? 13 : kContribOpset);
+    Node opaque;
+    opaque.name = name;
+    opaque.op = Op::kOpaque;
+    opaque.inputs = std::move(inputs);
+    const tensor::TensorType types[] = {output};
+    opaque.attrs = {next_id_++, tensor::encode_output_types(types)};
+    opaque.opaque = std::make_shared<const tensor::OpaqueInfo>(
+        tensor::OpaqueInfo{type, OpaquePayload::print(node, std::move(embedded), opsets)});
+    return add_node(std::move(opaque));
+  }
+
+  Graph graph_;
+  std::int64_t next_id_ = 0;
+  std::vector<std::pair<NodeId, TensorRef>> replaced_;
+  std::map<TensorRef, TensorRef> casts_;
+};
+
+}  // namespace
+
+OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
+  const Matcher matcher(graph);
+  std::vector<AttentionBlock> blocks;
+  for (NodeId id = 0; id < graph.size(); ++id)
+    if (auto block = matcher.match(id))
+      blocks.push_back(std::move(*block));
+    else if (auto torch = matcher.match_torch(id))
+      blocks.push_back(std::move(*torch));
+  if (blocks.empty()) return {graph, 0};
+  Rewriter rewriter(graph);
+  for (const AttentionBlock& block : blocks) rewriter.add(block);
+  return {std::move(rewriter).finish(), blocks.size()};
+}
+
+}  // namespace mctsat::frontend

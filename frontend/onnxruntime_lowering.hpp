@@ -1,0 +1,39 @@
+// Lowering a graph for ONNX Runtime: subgraphs that ONNX Runtime's own graph optimizer leaves
+// unfused are rewritten into the contrib operators (domain com.microsoft) it runs as one kernel,
+// as opaque operators the ONNX exporter writes back as they are.
+//
+// Self-attention becomes one com.microsoft.Attention (x [B, S, H], the packed [H, 3*N*h] query,
+// key and value weight and [3*N*h] bias, num_heads N), in two exporters' forms:
+// - Hugging Face-style: three projections of x (`ewadd(matmul(x, W), b)`, W and b weights with
+//   values), each reshaped to [B, S, N, h] and transposed (key to [B, N, h, S]), the scores divided
+//   by sqrt(h), plus an optional mask, softmax over the last axis, times the values, transposed
+//   back and reshaped to [B, S, N*h]. An additive float mask is expanded to [B|1, N|1, S, S] as the
+//   attention_bias; one made from token flags, (1 - float(flags[B, S])) * c, passes the flags as
+//   int32 mask_index with mask_filter_value c.
+// - torch.nn.MultiheadAttention for batch 1: x transposed to [S, 1, E], one packed projection
+//   sliced into query, key and value, reshaped to [S, N, h], the query divided by sqrt(h), ...,
+//   reshaped back to [S, E] (the attention's [1, S, E] reshaped to it).
+// ONNX Runtime 1.20 fuses neither itself (its matcher wants opset-12 operator versions,
+// (0, 0, N, h) reshape shapes and a -10000 mask, and has no nn.MultiheadAttention pattern); written
+// this way they run 2-9% faster (bench/results/2026-12-05-ort-fusion-gaps). Every intermediate
+// tensor of a matched block must be read only inside it; the scale must be 1 / sqrt(h).
+//
+// The lowered graph is for the ONNX export only: mctsat's interpreter and executors do not run
+// contrib operators (ONNX Runtime checks the output: the never-slower guard, the corpus tests).
+#pragma once
+
+#include <cstddef>
+
+#include "tensor/graph.hpp"
+
+namespace mctsat::frontend {
+
+struct OnnxRuntimeLowering {
+  tensor::Graph graph;        // validated; the input graph when nothing matched
+  std::size_t attention = 0;  // self-attention blocks written as com.microsoft.Attention
+};
+
+// Expects a validated graph.
+OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph);
+
+}  // namespace mctsat::frontend

@@ -1,0 +1,98 @@
+// lower_for_onnxruntime (frontend/onnxruntime_lowering.hpp) on Hugging Face-style self-attention
+// built operator by operator: the block becomes one opaque com.microsoft.Attention reading x, the
+// query, key and value weights and biases packed in that order, and the mask expanded to
+// [B, 1, S, S]; the ONNX export writes it with the contrib domain. A block whose intermediate
+// tensor is read elsewhere, or whose scale is not 1 / sqrt(h), is left as it is. (ONNX Runtime runs
+// the lowered exports of real models in tests/cli/torch_models_cli_test.cpp.)
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "frontend/onnx_export.hpp"
+#include "frontend/onnxruntime_lowering.hpp"
+#include "tensor/graph_builder.hpp"
+#include "tensor/interpreter.hpp"
+
+using namespace mctsat;
+using tensor::Op;
+using tensor::Shape;
+using tensor::TensorRef;
+
+namespace {
+
+constexpr std::int64_t kBatch = 1, kSeq = 6, kHeads = 2, kHeadSize = 4, kWidth = 8;
+
+std::shared_ptr<const tensor::Tensor> values(const Shape& shape, const std::string& stream) {
+  return std::make_shared<const tensor::Tensor>(tensor::random_tensor(shape, 5, stream));
+}
+
+struct Options {
+  double divisor = 2.0;      // sqrt(kHeadSize)
+  bool leak_scores = false;  // the scores are also a graph output
+};
+
+tensor::Graph attention_graph(const Options& options) {
+  tensor::GraphBuilder b;
+  const TensorRef x = b.input("x", {kBatch, kSeq, kWidth});
+  const TensorRef mask = b.input("mask", {kBatch, 1, 1, kSeq});
+  auto heads = [&](const std::string& name, std::vector<std::int64_t> perm) {
+    const TensorRef projected = b.ewadd(
+        b.matmul(x, b.weight(name + ".w", {kWidth, kWidth}, values({kWidth, kWidth}, name))),
+        b.weight(name + ".b", {kWidth}, values({kWidth}, name + ".b")));
+    return b.transpose(b.reshape(projected, {kBatch, kSeq, kHeads, kHeadSize}), std::move(perm));
+  };
+  const TensorRef q = heads("q", {0, 2, 1, 3}), k = heads("k", {0, 2, 3, 1}),
+                  v = heads("v", {0, 2, 1, 3});
+  const TensorRef scores = b.matmul(q, k);
+  const TensorRef scaled = b.add1(
+      Op::kEwDiv,
+      {scores,
+       b.weight("scale", {}, std::make_shared<const tensor::Tensor>(Shape{}, options.divisor))},
+      {});
+  const TensorRef probabilities = b.add1(Op::kSoftmax, {b.ewadd(scaled, mask)}, {std::int64_t{3}});
+  const TensorRef context = b.transpose(b.matmul(probabilities, v), {0, 2, 1, 3});
+  b.output("y", b.relu(b.reshape(context, {kBatch, kSeq, kWidth})));
+  if (options.leak_scores) b.output("scores", scores);
+  return std::move(b).finish();
+}
+
+const tensor::Node* find_opaque(const tensor::Graph& graph, const std::string& type) {
+  for (const tensor::Node& node : graph.nodes())
+    if (node.op == Op::kOpaque && node.opaque->type == type) return &node;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("Hugging Face-style self-attention becomes com.microsoft.Attention") {
+  const tensor::Graph graph = attention_graph({});
+  const frontend::OnnxRuntimeLowering lowered = frontend::lower_for_onnxruntime(graph);
+  CHECK(lowered.attention == 1);
+  const tensor::Node* attention = find_opaque(lowered.graph, "com.microsoft.Attention");
+  REQUIRE(attention != nullptr);
+  REQUIRE(attention->inputs.size() == 4);  // x, weight, bias, attention_bias
+  CHECK(lowered.graph.node(attention->inputs[0].node).name == "x");
+  // The packed weight: per row, the query's columns, then the key's, then the value's.
+  const tensor::Node& packed = lowered.graph.node(attention->inputs[1].node);
+  REQUIRE(packed.value);
+  CHECK(packed.value->shape == Shape{kWidth, 3 * kWidth});
+  const auto& key = *graph.node(*graph.find("k.w")).value;
+  CHECK(packed.value->data[3 * kWidth + kWidth + 2] == key.data[kWidth + 2]);  // row 1, column 2
+  CHECK(lowered.graph.type_of(attention->inputs[3]).shape == Shape{kBatch, 1, kSeq, kSeq});
+  // The relu reads the attention.
+  bool relu_reads_it = false;
+  for (const tensor::Node& node : lowered.graph.nodes())
+    if (node.op == Op::kRelu)
+      relu_reads_it = lowered.graph.node(node.inputs[0].node).op == Op::kOpaque;
+  CHECK(relu_reads_it);
+  const std::string onnx = frontend::graph_to_onnx(lowered.graph);
+  CHECK(onnx.find("com.microsoft") != std::string::npos);
+  CHECK(onnx.find("Softmax") == std::string::npos);  // the replaced block is not written
+}
+
+TEST_CASE("attention blocks whose tensors are read elsewhere, or scaled otherwise, stay") {
+  CHECK(frontend::lower_for_onnxruntime(attention_graph({.leak_scores = true})).attention == 0);
+  CHECK(frontend::lower_for_onnxruntime(attention_graph({.divisor = 3.0})).attention == 0);
+}
