@@ -40,6 +40,7 @@ struct AttentionBlock {
   // Or Hugging Face's mask from token flags, (1 - flags[B, S]) * filter: the flags themselves.
   std::optional<TensorRef> flags;
   double filter = 0;
+  bool causal = false;  // each position attends to itself and the ones before it only
   std::int64_t heads = 0;
   NodeId output = 0;  // the block's last node: its readers read the attention, [B, S, N*h]
                       // (reshaped to the node's shape when it differs)
@@ -62,12 +63,23 @@ class Matcher {
     AttentionBlock block;
     // softmax(scores / sqrt(h) [+ mask])
     NodeId scaled = sm.inputs[0].node;
+    std::int64_t causal_size = 0;
     if (graph_.node(scaled).op == Op::kEwAdd) {
       const Node& add = graph_.node(scaled);
       if (!single_use(scaled)) return std::nullopt;
       const bool first = graph_.node(add.inputs[0].node).op == Op::kEwDiv;
       block.mask = add.inputs[first ? 1 : 0];
       scaled = add.inputs[first ? 0 : 1].node;
+    } else if (opaque_of({scaled, 0}, "Where")) {
+      // GPT-2's causal mask: where(lower-triangular ones, scores, a very negative fill).
+      const Node& where = graph_.node(scaled);
+      if (!single_use(scaled) || where.inputs.size() != 3 || !lower_triangular(where.inputs[0]))
+        return std::nullopt;
+      const auto fill = scalar_value(where.inputs[2]);
+      if (!fill || *fill > kMaskedScore) return std::nullopt;
+      block.causal = true;
+      causal_size = graph_.type_of(where.inputs[0]).shape.back();
+      scaled = where.inputs[1].node;
     }
     const Node& div = graph_.node(scaled);
     if (div.op != Op::kEwDiv || !single_use(scaled)) return std::nullopt;
@@ -118,6 +130,7 @@ class Matcher {
                         1e-6 * std::sqrt(static_cast<double>(dims[3])))
       return std::nullopt;
     if (block.mask && !mask_fits(*block.mask, dims)) return std::nullopt;
+    if (block.causal && causal_size != dims[1]) return std::nullopt;
     if (block.mask)
       if (const auto flags = token_flags(*block.mask, dims)) {
         block.flags = flags->first;
@@ -209,6 +222,9 @@ class Matcher {
 
  private:
   static constexpr NodeId kNone = static_cast<NodeId>(-1);
+  // A fill at most this low masks a score out (exp underflows to 0 next to unmasked scores), as
+  // ONNX Runtime's unidirectional Attention does.
+  static constexpr double kMaskedScore = -1e4;
 
   // The tensor an opaque Slice of the last axis, [part * width, (part + 1) * width), reads.
   std::optional<TensorRef> slice_of(TensorRef ref, std::int64_t part, std::int64_t width) const {
@@ -282,6 +298,22 @@ class Matcher {
     const std::int64_t full[4] = {dims[0], dims[2], dims[1], dims[1]};
     for (int k = 0; k < 4; ++k)
       if (type.shape[k] != 1 && type.shape[k] != full[k]) return false;
+    return true;
+  }
+
+  // A weight with values, [.., S, S] with leading ones, that is 1 on and below the diagonal and 0
+  // above it.
+  bool lower_triangular(TensorRef ref) const {
+    const Node& node = graph_.node(ref.node);
+    if (node.op != Op::kWeight || !node.value) return false;
+    const tensor::Shape& shape = node.value->shape;
+    if (shape.size() < 2 || shape[shape.size() - 1] != shape[shape.size() - 2]) return false;
+    const std::int64_t n = shape.back();
+    if (tensor::numel(shape) != n * n) return false;
+    for (std::int64_t r = 0; r < n; ++r)
+      for (std::int64_t c = 0; c < n; ++c)
+        if (node.value->data[static_cast<std::size_t>(r * n + c)] != (c <= r ? 1.0 : 0.0))
+          return false;
     return true;
   }
 
@@ -367,6 +399,12 @@ class Rewriter {
     heads->set_name("num_heads");
     heads->set_type(onnx::AttributeProto::INT);
     heads->set_i(block.heads);
+    if (block.causal) {
+      auto* unidirectional = node.add_attribute();
+      unidirectional->set_name("unidirectional");
+      unidirectional->set_type(onnx::AttributeProto::INT);
+      unidirectional->set_i(1);
+    }
     if (block.flags) {
       auto* filter = node.add_attribute();
       filter->set_name("mask_filter_value");

@@ -9,7 +9,8 @@
 //   by sqrt(h), plus an optional mask, softmax over the last axis, times the values, transposed
 //   back and reshaped to [B, S, N*h]. An additive float mask is expanded to [B|1, N|1, S, S] as the
 //   attention_bias; one made from token flags, (1 - float(flags[B, S])) * c, passes the flags as
-//   int32 mask_index with mask_filter_value c.
+//   int32 mask_index with mask_filter_value c; GPT-2's causal where(lower-triangular ones, scores,
+//   fill <= -1e4) sets unidirectional.
 // - torch.nn.MultiheadAttention for batch 1: x transposed to [S, 1, E], one packed projection
 //   sliced into query, key and value, reshaped to [S, N, h], the query divided by sqrt(h), ...,
 //   reshaped back to [S, E] (the attention's [1, S, E] reshaped to it).

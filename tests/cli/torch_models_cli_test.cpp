@@ -128,9 +128,10 @@ TEST_CASE("--onnx-ops onnxruntime writes self-attention as ONNX Runtime's Attent
   skip_if_unavailable(kModelsDir, "the PyTorch corpus");
   skip_if_unavailable(kOrtDir, "ONNX Runtime");
   const Scratch scratch("mctsat-torch-attention");
-  // The exporters' three forms: Hugging Face-style with an additive mask input (bert-layer) and
-  // with the mask made from token flags (bert-hf-tiny), and nn.MultiheadAttention (encoder-tiny).
-  for (const char* id : {"bert-layer", "bert-hf-tiny", "encoder-tiny"}) {
+  // The exporters' forms: Hugging Face-style with an additive mask input (bert-layer), with the
+  // mask made from token flags (bert-hf-tiny) and causal (gpt2-block), and nn.MultiheadAttention
+  // (encoder-tiny).
+  for (const char* id : {"bert-layer", "bert-hf-tiny", "gpt2-block", "encoder-tiny"}) {
     CAPTURE(id);
     const auto models = manifest();
     const auto model = std::find_if(models.begin(), models.end(),
