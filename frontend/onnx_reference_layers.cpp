@@ -304,6 +304,49 @@ ReferenceOutputs reference_lstm(const onnx::NodeProto& node, ReferenceInputs inp
   return outputs;
 }
 
+ReferenceOutputs reference_layer_norm(const onnx::NodeProto& node, ReferenceInputs inputs) {
+  const OnnxValue& x = required(inputs, 0, "LayerNormalization");
+  const Tensor& scale = required(inputs, 1, "LayerNormalization").value;
+  const OnnxValue* bias = optional_input(inputs, 2);
+  if (node.output_size() > 1 &&
+      !(node.output(1).empty() && (node.output_size() < 3 || node.output(2).empty())))
+    reject("LayerNormalization: the Mean and InvStdDev outputs are not supported");
+  const auto rank = static_cast<std::int64_t>(x.value.shape.size());
+  std::int64_t axis = onnx_attr::get_int(node, "axis", -1);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) reject("LayerNormalization: axis out of range");
+  const double epsilon = onnx_attr::get_float(node, "epsilon", 1e-5);
+  const Shape normalized(x.value.shape.begin() + axis, x.value.shape.end());
+  const std::int64_t width = tensor::numel(normalized);
+  // Scale and B hold the normalized shape, or one value (broadcast).
+  auto at = [&](const Tensor& t, std::int64_t k) {
+    if (t.size() == 1) return t.data[0];
+    if (t.shape != normalized)
+      reject("LayerNormalization: Scale and B must have the normalized shape");
+    return t.data[static_cast<std::size_t>(k)];
+  };
+  Tensor y(x.value.shape);
+  for (std::int64_t row = 0; row * width < static_cast<std::int64_t>(x.value.size()); ++row) {
+    const auto first = static_cast<std::size_t>(row * width);
+    double mean = 0, variance = 0;
+    for (std::int64_t k = 0; k < width; ++k)
+      mean += x.value.data[first + static_cast<std::size_t>(k)];
+    mean /= static_cast<double>(width);
+    for (std::int64_t k = 0; k < width; ++k) {
+      const double d = x.value.data[first + static_cast<std::size_t>(k)] - mean;
+      variance += d * d;
+    }
+    variance /= static_cast<double>(width);
+    const double inverse = 1 / std::sqrt(variance + epsilon);
+    for (std::int64_t k = 0; k < width; ++k) {
+      const auto i = first + static_cast<std::size_t>(k);
+      y.data[i] =
+          (x.value.data[i] - mean) * inverse * at(scale, k) + (bias ? at(bias->value, k) : 0.0);
+    }
+  }
+  return {OnnxValue{std::move(y), x.dtype}};
+}
+
 ReferenceOutputs reference_gru(const onnx::NodeProto& node, ReferenceInputs inputs,
                                std::int64_t element_limit) {
   const OnnxValue& x = required(inputs, 0, "GRU");

@@ -1,6 +1,6 @@
 // The ONNX reference operators for network layers the catalog cannot express and the importer
 // keeps opaque: Conv of any rank (1-D audio front ends, dilations, odd pads), MaxPool and
-// AveragePool (ceil_mode, odd pads), LSTM and GRU. Part of
+// AveragePool (ceil_mode, odd pads), LayerNormalization, LSTM and GRU. Part of
 // onnx_reference_ops (which lists them in its table); same conventions: float64 values with an
 // element type, mctsat::Error without a location for inputs the operator does not accept or for
 // uses it does not support ("not supported" in the message). Internal to frontend/.
@@ -44,6 +44,9 @@ ReferenceOutputs reference_pool(const onnx::NodeProto& node, ReferenceInputs inp
 // the default activations only, no clip, no input_forget, full-length sequences.
 ReferenceOutputs reference_lstm(const onnx::NodeProto& node, ReferenceInputs inputs,
                                 std::int64_t element_limit);
+// LayerNormalization (opset 17): over the axes from `axis` on, with epsilon, Scale and an optional
+// B of the normalized shape (or broadcast to it); not its Mean and InvStdDev outputs.
+ReferenceOutputs reference_layer_norm(const onnx::NodeProto& node, ReferenceInputs inputs);
 // GRU (layout 0): forward, reverse or bidirectional, with bias, initial state and either
 // linear_before_reset (PyTorch's form); the default activations only, no clip, full-length
 // sequences.

@@ -987,6 +987,8 @@ const std::map<std::string, Evaluator>& table() {
                      Inputs in) { return reference_pool(n, in, max_elements); }},
       {"AveragePool", [](const NodeProto& n, std::int64_t,
                          Inputs in) { return reference_pool(n, in, max_elements); }},
+      {"LayerNormalization",
+       [](const NodeProto& n, std::int64_t, Inputs in) { return reference_layer_norm(n, in); }},
       {"GRU", [](const NodeProto& n, std::int64_t,
                  Inputs in) { return reference_gru(n, in, max_elements); }},
       {"LSTM", [](const NodeProto& n, std::int64_t,

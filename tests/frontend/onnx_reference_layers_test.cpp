@@ -1,6 +1,6 @@
-// The reference MaxPool, AveragePool (what the importer keeps opaque: ceil_mode, odd pads) and GRU
-// on small inputs worked out by hand: window sizes, the ceil_mode rule, padding counted or not;
-// the GRU's gates in both of ONNX's forms (linear_before_reset, PyTorch's, or not).
+// The reference MaxPool, AveragePool (what the importer keeps opaque: ceil_mode, odd pads), GRU and
+// LayerNormalization on small inputs worked out by hand: window sizes, the ceil_mode rule, padding
+// counted or not; the GRU's gates in both of ONNX's forms (linear_before_reset or not).
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -97,4 +97,23 @@ TEST_CASE("GRU: one unit over two steps, with and without linear_before_reset") 
     CHECK(outputs[0]->value.data[1] == doctest::Approx(expected[1]));
     CHECK(outputs[1]->value.data[0] == doctest::Approx(expected[1]));
   }
+}
+
+TEST_CASE("LayerNormalization normalizes the last axis, then scales and shifts") {
+  onnx::GraphProto g;
+  const onnx::NodeProto node = *add_node(g, "LayerNormalization", {"x", "scale", "bias"}, {"y"});
+  // Rows (1, 2, 3) and (4, 4, 4): mean 2 and 4, variance 2/3 and 0.
+  const std::vector<std::optional<frontend::OnnxValue>> inputs = {
+      frontend::OnnxValue{tensor::Tensor({2, 3}, {1, 2, 3, 4, 4, 4})},
+      frontend::OnnxValue{tensor::Tensor({3}, {1, 2, 1})},
+      frontend::OnnxValue{tensor::Tensor({3}, {0, 0, 10})}};
+  const auto outputs = frontend::evaluate_onnx_node(node, 17, inputs);
+  REQUIRE(outputs.size() == 1);
+  const tensor::Tensor& y = outputs[0]->value;
+  const double inverse = 1 / std::sqrt(2.0 / 3 + 1e-5);
+  CHECK(y.data[0] == doctest::Approx(-inverse));
+  CHECK(y.data[1] == doctest::Approx(0));
+  CHECK(y.data[2] == doctest::Approx(inverse + 10));
+  CHECK(y.data[3] == doctest::Approx(0));  // a constant row: epsilon keeps it finite
+  CHECK(y.data[5] == doctest::Approx(10));
 }
