@@ -56,7 +56,7 @@ struct OptimizeCliOptions {
   double progress_interval = 10;  // seconds between progress lines off a terminal
   GuardMode guard = GuardMode::kAuto;
   int guard_rounds = study::OnnxRuntimeMeasureOptions{}.rounds;
-  std::string onnxruntime;  // --onnxruntime DIR, else $MCTSAT_ONNXRUNTIME
+  std::string onnxruntime;       // --onnxruntime DIR, else $MCTSAT_ONNXRUNTIME
   bool onnxruntime_ops = false;  // --onnx-ops onnxruntime
 };
 
@@ -213,8 +213,8 @@ void add_optimize_command(CLI::App& app) {
           "--onnx-ops",
           [options](const std::string& ops) { options->onnxruntime_ops = ops == "onnxruntime"; },
           "An ONNX output's operators: standard (any runtime), or onnxruntime: blocks ONNX "
-          "Runtime does not fuse by itself (Hugging Face-style self-attention) written as its "
-          "contrib operators (com.microsoft.Attention), for ONNX Runtime only")
+          "Runtime does not fuse by itself (self-attention, a residual sum with its layer norm) "
+          "written as its contrib operators (com.microsoft), for ONNX Runtime only")
       ->check(CLI::IsMember({"standard", "onnxruntime"}))
       ->default_str("standard");
   command->add_option("--onnxruntime", options->onnxruntime,
@@ -297,9 +297,11 @@ void add_optimize_command(CLI::App& app) {
     } else if (!o.quiet) {
       print_optimize_report(report);
       if (report.lowering)
-        std::cout << fmt::format("  onnx ops        for ONNX Runtime: {} self-attention blocks as "
-                                 "com.microsoft.Attention\n",
-                                 (*report.lowering)["attention"].get<std::size_t>());
+        std::cout << fmt::format(
+            "  onnx ops        for ONNX Runtime: {} self-attention blocks as Attention, {} "
+            "residual layer norms as SkipLayerNormalization (com.microsoft)\n",
+            (*report.lowering)["attention"].get<std::size_t>(),
+            (*report.lowering)["skip_layer_norm"].get<std::size_t>());
       if (report.guard)
         std::cout << fmt::format("  guard           ONNX Runtime ({}): keeps the {} graph: {}\n",
                                  (*report.guard)["baseline"].get<std::string>(),

@@ -46,6 +46,17 @@ struct AttentionBlock {
                       // (reshaped to the node's shape when it differs)
 };
 
+// A residual sum and the layer normalization of it, as exporters decompose it: mean over the last
+// axis, x - mean, its square's mean plus epsilon, square root, divided, times gamma, plus beta.
+struct SkipNormBlock {
+  TensorRef input, skip;       // the sum's operands, [B, S, H]
+  NodeId sum = 0;              // the residual sum
+  bool sum_read = false;       // read outside the normalization (pre-LN blocks)
+  NodeId gamma = 0, beta = 0;  // [H], with values
+  double epsilon = 0;
+  NodeId output = 0;  // the normalization's last node
+};
+
 class Matcher {
  public:
   explicit Matcher(const Graph& graph) : graph_(graph), consumers_(graph.size()) {
@@ -218,6 +229,78 @@ class Matcher {
       return block;
     }
     return std::nullopt;
+  }
+
+  // The decomposed layer normalization whose mean is `mean`, of a residual sum.
+  std::optional<SkipNormBlock> match_skip_norm(NodeId mean) const {
+    if (!opaque_of({mean, 0}, "ReduceMean") || !single_use(mean)) return std::nullopt;
+    const Node& reduce = graph_.node(mean);
+    if (reduce.inputs.size() != 1) return std::nullopt;  // axes as an attribute (opset < 18)
+    SkipNormBlock block;
+    block.sum = reduce.inputs[0].node;
+    const Node& sum = graph_.node(block.sum);
+    const tensor::Shape& shape = sum.outputs[0].shape;
+    if (sum.op != Op::kEwAdd || shape.size() != 3 ||
+        sum.outputs[0].dtype != tensor::DType::kFloat32 ||
+        graph_.type_of(sum.inputs[0]) != sum.outputs[0] ||
+        graph_.type_of(sum.inputs[1]) != sum.outputs[0] ||
+        reduce.outputs[0].shape != tensor::Shape{shape[0], shape[1], 1})
+      return std::nullopt;
+    block.input = sum.inputs[0];
+    block.skip = sum.inputs[1];
+    // d = sum - mean, read by the square and the division.
+    const NodeId centred = sole_consumer(mean);
+    if (centred == kNone) return std::nullopt;
+    const Node& sub = graph_.node(centred);
+    if (sub.op != Op::kEwSub || sub.inputs[0].node != block.sum || sub.inputs[1].node != mean ||
+        consumers_[centred] != 2)
+      return std::nullopt;
+    NodeId square = kNone, divide = kNone;
+    for (NodeId id = 0; id < graph_.size(); ++id)
+      for (const TensorRef& in : graph_.node(id).inputs)
+        if (in.node == centred) (graph_.node(id).op == Op::kEwDiv ? divide : square) = id;
+    if (square == kNone || divide == kNone || !opaque_of({square, 0}, "Pow") ||
+        graph_.node(square).inputs.size() != 2 || graph_.node(square).inputs[0].node != centred ||
+        scalar_value(graph_.node(square).inputs[1]) != 2.0 || !single_use(square))
+      return std::nullopt;
+    const NodeId variance = sole_consumer(square);
+    if (variance == kNone || !opaque_of({variance, 0}, "ReduceMean") ||
+        graph_.node(variance).inputs.size() != 1 ||
+        graph_.node(variance).outputs[0].shape != reduce.outputs[0].shape)
+      return std::nullopt;
+    const NodeId shifted = sole_consumer(variance);
+    if (shifted == kNone || graph_.node(shifted).op != Op::kEwAdd) return std::nullopt;
+    const Node& add_epsilon = graph_.node(shifted);
+    const auto epsilon =
+        scalar_value(add_epsilon.inputs[add_epsilon.inputs[0].node == variance ? 1 : 0]);
+    const NodeId root = sole_consumer(shifted);
+    if (!epsilon || *epsilon <= 0 || root == kNone || !opaque_of({root, 0}, "Sqrt") ||
+        sole_consumer(root) != divide)
+      return std::nullopt;
+    const Node& div = graph_.node(divide);
+    if (div.inputs[0].node != centred || div.inputs[1].node != root || !single_use(divide))
+      return std::nullopt;
+    // times gamma, plus beta
+    const NodeId scaled = sole_consumer(divide);
+    if (scaled == kNone || graph_.node(scaled).op != Op::kEwMul || !single_use(scaled))
+      return std::nullopt;
+    const Node& mul = graph_.node(scaled);
+    const TensorRef gamma = mul.inputs[mul.inputs[0].node == divide ? 1 : 0];
+    const NodeId shifted_out = sole_consumer(scaled);
+    if (shifted_out == kNone || graph_.node(shifted_out).op != Op::kEwAdd) return std::nullopt;
+    const Node& add_beta = graph_.node(shifted_out);
+    const TensorRef beta = add_beta.inputs[add_beta.inputs[0].node == scaled ? 1 : 0];
+    const tensor::Shape width = {shape[2]};
+    if (!valued_weight(gamma, 1) || !valued_weight(beta, 1) ||
+        graph_.node(gamma.node).value->shape != width ||
+        graph_.node(beta.node).value->shape != width)
+      return std::nullopt;
+    block.gamma = gamma.node;
+    block.beta = beta.node;
+    block.epsilon = *epsilon;
+    block.output = shifted_out;
+    block.sum_read = consumers_[block.sum] > 2;  // more readers than the mean and x - mean
+    return block;
   }
 
  private:
@@ -424,6 +507,31 @@ class Rewriter {
     replaced_.push_back({block.output, attention});
   }
 
+  void add(const SkipNormBlock& block) {
+    const tensor::TensorType type = graph_.node(block.sum).outputs[0];
+    const std::string name = graph_.node(block.output).name + "/skip_layer_norm";
+    onnx::NodeProto node;
+    node.set_op_type("SkipLayerNormalization");
+    node.set_domain("com.microsoft");
+    node.set_name(name);
+    for (const char* input : {"input", "skip", "gamma", "beta"}) node.add_input(input);
+    node.add_output("output");
+    std::vector<tensor::TensorType> outputs = {type};
+    if (block.sum_read) {  // the sum itself, for the next residual
+      for (const char* output : {"", "", "sum"}) node.add_output(output);
+      outputs.push_back(type);
+    }
+    auto* epsilon = node.add_attribute();
+    epsilon->set_name("epsilon");
+    epsilon->set_type(onnx::AttributeProto::FLOAT);
+    epsilon->set_f(static_cast<float>(block.epsilon));
+    const TensorRef normalized =
+        opaque(name, "com.microsoft.SkipLayerNormalization", node, {}, "com.microsoft",
+               {block.input, block.skip, {block.gamma, 0}, {block.beta, 0}}, outputs);
+    replaced_.push_back({block.output, normalized});
+    if (block.sum_read) replaced_.push_back({block.sum, {normalized.node, 1}});
+  }
+
   Graph finish() && {
     std::map<NodeId, TensorRef> by;
     for (const auto& [old_id, new_ref] : replaced_) by[old_id] = new_ref;
@@ -521,6 +629,13 @@ class Rewriter {
   TensorRef opaque(const std::string& name, const std::string& type, const onnx::NodeProto& node,
                    std::vector<onnx::NodeProto> embedded, const std::string& domain,
                    std::vector<TensorRef> inputs, const tensor::TensorType& output) {
+    return opaque(name, type, node, std::move(embedded), domain, std::move(inputs),
+                  std::vector<tensor::TensorType>{output});
+  }
+  // The first output of an opaque node with `outputs` (in the node's order, empty names skipped).
+  TensorRef opaque(const std::string& name, const std::string& type, const onnx::NodeProto& node,
+                   std::vector<onnx::NodeProto> embedded, const std::string& domain,
+                   std::vector<TensorRef> inputs, const std::vector<tensor::TensorType>& outputs) {
     google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> opsets;
     onnx::OperatorSetIdProto* opset = opsets.Add();
     opset->set_domain(domain);
@@ -529,8 +644,7 @@ class Rewriter {
     opaque.name = name;
     opaque.op = Op::kOpaque;
     opaque.inputs = std::move(inputs);
-    const tensor::TensorType types[] = {output};
-    opaque.attrs = {next_id_++, tensor::encode_output_types(types)};
+    opaque.attrs = {next_id_++, tensor::encode_output_types(outputs)};
     opaque.opaque = std::make_shared<const tensor::OpaqueInfo>(
         tensor::OpaqueInfo{type, OpaquePayload::print(node, std::move(embedded), opsets)});
     return add_node(std::move(opaque));
@@ -547,15 +661,20 @@ class Rewriter {
 OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
   const Matcher matcher(graph);
   std::vector<AttentionBlock> blocks;
-  for (NodeId id = 0; id < graph.size(); ++id)
+  std::vector<SkipNormBlock> norms;
+  for (NodeId id = 0; id < graph.size(); ++id) {
     if (auto block = matcher.match(id))
       blocks.push_back(std::move(*block));
     else if (auto torch = matcher.match_torch(id))
       blocks.push_back(std::move(*torch));
-  if (blocks.empty()) return {graph, 0};
+    else if (auto norm = matcher.match_skip_norm(id))
+      norms.push_back(std::move(*norm));
+  }
+  if (blocks.empty() && norms.empty()) return {graph, 0, 0};
   Rewriter rewriter(graph);
   for (const AttentionBlock& block : blocks) rewriter.add(block);
-  return {std::move(rewriter).finish(), blocks.size()};
+  for (const SkipNormBlock& norm : norms) rewriter.add(norm);
+  return {std::move(rewriter).finish(), blocks.size(), norms.size()};
 }
 
 }  // namespace mctsat::frontend

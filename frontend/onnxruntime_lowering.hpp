@@ -14,10 +14,16 @@
 // - torch.nn.MultiheadAttention for batch 1: x transposed to [S, 1, E], one packed projection
 //   sliced into query, key and value, reshaped to [S, N, h], the query divided by sqrt(h), ...,
 //   reshaped back to [S, E] (the attention's [1, S, E] reshaped to it).
-// ONNX Runtime 1.20 fuses neither itself (its matcher wants opset-12 operator versions,
-// (0, 0, N, h) reshape shapes and a -10000 mask, and has no nn.MultiheadAttention pattern); written
-// this way they run 2-9% faster (bench/results/2026-12-05-ort-fusion-gaps). Every intermediate
-// tensor of a matched block must be read only inside it; the scale must be 1 / sqrt(h).
+// A residual sum and the layer normalization of it as exporters decompose it (mean over the last
+// axis, centred, its square's mean plus epsilon, square root, divided, times gamma [H], plus beta
+// [H]) becomes one com.microsoft.SkipLayerNormalization, whose fourth output is the sum when
+// something else reads it (pre-LN blocks: ONNX Runtime fuses such a sum with its norm only when
+// nothing else reads the sum).
+// ONNX Runtime 1.20 fuses neither attention form itself (its matcher wants opset-12 operator
+// versions, (0, 0, N, h) reshape shapes and a -10000 mask, and has no nn.MultiheadAttention
+// pattern); written this way they run 2-9% faster (bench/results/2026-12-05-ort-fusion-gaps). Every
+// intermediate tensor of a matched block must be read only inside it; the scale must be 1 /
+// sqrt(h).
 //
 // The lowered graph is for the ONNX export only: mctsat's interpreter and executors do not run
 // contrib operators (ONNX Runtime checks the output: the never-slower guard, the corpus tests).
@@ -30,8 +36,9 @@
 namespace mctsat::frontend {
 
 struct OnnxRuntimeLowering {
-  tensor::Graph graph;        // validated; the input graph when nothing matched
-  std::size_t attention = 0;  // self-attention blocks written as com.microsoft.Attention
+  tensor::Graph graph;              // validated; the input graph when nothing matched
+  std::size_t attention = 0;        // self-attention blocks written as com.microsoft.Attention
+  std::size_t skip_layer_norm = 0;  // residual sums and their layer normalizations
 };
 
 // Expects a validated graph.

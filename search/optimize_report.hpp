@@ -23,7 +23,9 @@ struct OptimizeReport {
   std::optional<nlohmann::json> check;     // --check: the equivalence check's record
   std::optional<nlohmann::json> measured;  // --measure: the measured speedup's record
   std::optional<nlohmann::json> guard;     // -o .onnx: the never-slower guard's verdict
-  std::optional<nlohmann::json> lowering;  // -o .onnx for ONNX Runtime: {"attention": blocks}
+  // -o .onnx for ONNX Runtime: the blocks written as its contrib operators, {"attention": n,
+  // "skip_layer_norm": n}
+  std::optional<nlohmann::json> lowering;
   // -o: which graph was written, "optimized", or "original" when --measure did not find the
   // optimized one faster.
   std::optional<std::string> written_graph;
@@ -35,8 +37,8 @@ struct OptimizeReport {
   // (the strategy's unit), stop_reason, rules_used [{rule, count}], extraction {status,
   // dag_cost_ms, gap, seconds, detail}, kept_original, kept_fallback (the result is the strategy's
   // fallback graph: mcts's TASO pass's), optimized_operators, check, measured, guard,
-  // lowering, written_graph and warnings when present, and the strategy's record's keys (mcts: "mcts", and
-  // "taso" with TASO's pass; taso: "taso"; search_records.hpp lists theirs).
+  // lowering, written_graph and warnings when present, and the strategy's record's keys (mcts:
+  // "mcts", and "taso" with TASO's pass; taso: "taso"; search_records.hpp lists theirs).
   nlohmann::json to_json() const;
 };
 

@@ -124,14 +124,14 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   if (onnx_output && options.onnxruntime_ops && !session.output_is_original &&
       !session.check_failed()) {
     frontend::OnnxRuntimeLowering lowering = frontend::lower_for_onnxruntime(report.result.graph);
-    report.lowering = nlohmann::json{{"attention", lowering.attention}};
-    if (lowering.attention > 0) lowered = std::move(lowering.graph);
+    report.lowering = nlohmann::json{{"attention", lowering.attention},
+                                     {"skip_layer_norm", lowering.skip_layer_norm}};
+    if (lowering.attention + lowering.skip_layer_norm > 0) lowered = std::move(lowering.graph);
   }
   const tensor::Graph& candidate = lowered ? *lowered : report.result.graph;
   // The guard, for an ONNX output that differs from the input.
   const bool guarded = options.guard && onnx_output && !session.check_failed() &&
-                       !session.output_is_original &&
-                       (lowered || !report.result.kept_original);
+                       !session.output_is_original && (lowered || !report.result.kept_original);
   if (guarded) {
     const ScratchDirectory scratch("mctsat-guard");
     OnnxRuntimeSetup setup{options.guard->onnxruntime_dir, scratch.file("ort-compare.cjs")};
@@ -151,8 +151,7 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   std::vector<OutputFile> outputs;
   // A kept original that came from an ONNX file is that file, byte for byte.
   const bool original_bytes = session.output_is_original && options.guard &&
-                              !options.guard->original_file.empty() &&
-                              onnx_output;
+                              !options.guard->original_file.empty() && onnx_output;
   if (!options.graph_path.empty())
     outputs.push_back({options.graph_path,
                        original_bytes

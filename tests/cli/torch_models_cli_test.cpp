@@ -12,6 +12,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -124,18 +125,22 @@ TEST_CASE("the fast PyTorch models import, optimize with --check, export, and ag
   }
 }
 
-TEST_CASE("--onnx-ops onnxruntime writes self-attention as ONNX Runtime's Attention, same outputs") {
+TEST_CASE("--onnx-ops onnxruntime writes ONNX Runtime's Attention and SkipLayerNormalization") {
   skip_if_unavailable(kModelsDir, "the PyTorch corpus");
   skip_if_unavailable(kOrtDir, "ONNX Runtime");
   const Scratch scratch("mctsat-torch-attention");
   // The exporters' forms: Hugging Face-style with an additive mask input (bert-layer), with the
   // mask made from token flags (bert-hf-tiny) and causal (gpt2-block), and nn.MultiheadAttention
-  // (encoder-tiny).
-  for (const char* id : {"bert-layer", "bert-hf-tiny", "gpt2-block", "encoder-tiny"}) {
+  // (encoder-tiny); their residual sums with layer norms, post-LN (bert-layer: two per layer;
+  // bert-hf-tiny: and its embeddings') and pre-LN (gpt2-block: the sum also feeds the next
+  // residual; its first norm reads the input, no sum).
+  const std::pair<const char*, int> expected[] = {
+      {"bert-layer", 2}, {"bert-hf-tiny", 3}, {"gpt2-block", 1}, {"encoder-tiny", 2}};
+  for (const auto& [id, skip_layer_norms] : expected) {
     CAPTURE(id);
     const auto models = manifest();
-    const auto model = std::find_if(models.begin(), models.end(),
-                                    [&](const TorchModel& m) { return m.id == id; });
+    const auto model =
+        std::find_if(models.begin(), models.end(), [&](const TorchModel& m) { return m.id == id; });
     REQUIRE(model != models.end());
     const fs::path lowered = scratch.dir / (model->id + "-onnxruntime.onnx");
     const CliResult optimized =
@@ -144,6 +149,7 @@ TEST_CASE("--onnx-ops onnxruntime writes self-attention as ONNX Runtime's Attent
     REQUIRE_MESSAGE(optimized.status == 0, optimized.output);
     const auto report = nlohmann::json::parse(optimized.output);
     CHECK(report["lowering"]["attention"] == 1);
+    CHECK(report["lowering"]["skip_layer_norm"] == skip_layer_norms);
     std::ifstream file(lowered, std::ios::binary);
     const std::string bytes(std::istreambuf_iterator<char>(file), {});
     CHECK(bytes.find("com.microsoft") != std::string::npos);
