@@ -100,17 +100,10 @@ class Matcher {
     if (qk.op != Op::kMatmul || tensor::attr_int(qk.attrs[0]) != 0 || !single_use(scores))
       return std::nullopt;
     // ... times the values, transposed and reshaped back.
-    const NodeId context = sole_consumer(softmax);
-    if (context == kNone) return std::nullopt;
-    const Node& pv = graph_.node(context);
-    if (pv.op != Op::kMatmul || tensor::attr_int(pv.attrs[0]) != 0 ||
-        pv.inputs[0].node != softmax || !single_use(context))
-      return std::nullopt;
-    const NodeId back = sole_consumer(context);
-    if (back == kNone || !is_transpose(back, {0, 2, 1, 3}) || !single_use(back))
-      return std::nullopt;
-    const NodeId merged = sole_consumer(back);
-    if (merged == kNone || graph_.node(merged).op != Op::kReshape) return std::nullopt;
+    const auto tail = context_tail(softmax, {0, 2, 1, 3});
+    if (!tail) return std::nullopt;
+    const Node& pv = graph_.node(tail->product);
+    const NodeId merged = tail->reshape;
     block.output = merged;
 
     const std::vector<std::pair<TensorRef, std::vector<std::int64_t>>> heads = {
@@ -166,16 +159,10 @@ class Matcher {
     const Node& qk = graph_.node(scores);
     if (qk.op != Op::kMatmul || tensor::attr_int(qk.attrs[0]) != 0 || !single_use(scores))
       return std::nullopt;
-    const NodeId context = sole_consumer(softmax);
-    if (context == kNone) return std::nullopt;
-    const Node& pv = graph_.node(context);
-    if (pv.op != Op::kMatmul || tensor::attr_int(pv.attrs[0]) != 0 ||
-        pv.inputs[0].node != softmax || !single_use(context))
-      return std::nullopt;
-    const NodeId back = sole_consumer(context);
-    if (back == kNone || !is_transpose(back, {1, 0, 2}) || !single_use(back)) return std::nullopt;
-    const NodeId merged = sole_consumer(back);
-    if (merged == kNone || graph_.node(merged).op != Op::kReshape) return std::nullopt;
+    const auto tail = context_tail(softmax, {1, 0, 2});
+    if (!tail) return std::nullopt;
+    const Node& pv = graph_.node(tail->product);
+    const NodeId merged = tail->reshape;
 
     // The query: transpose(reshape(slice 0), [1, 0, 2]) / sqrt(h).
     const Node& div = graph_.node(qk.inputs[0].node);
@@ -305,6 +292,27 @@ class Matcher {
 
  private:
   static constexpr NodeId kNone = static_cast<NodeId>(-1);
+
+  struct Tail {
+    NodeId product = 0, reshape = 0;
+  };
+
+  // The probabilities times the values (a plain product reading `softmax` first), transposed by
+  // `perm` and reshaped: the product and the reshape, each step the only reader of the one before.
+  std::optional<Tail> context_tail(NodeId softmax, const std::vector<std::int64_t>& perm) const {
+    const NodeId product = sole_consumer(softmax);
+    if (product == kNone) return std::nullopt;
+    const Node& pv = graph_.node(product);
+    if (pv.op != Op::kMatmul || tensor::attr_int(pv.attrs[0]) != 0 ||
+        pv.inputs[0].node != softmax || !single_use(product))
+      return std::nullopt;
+    const NodeId back = sole_consumer(product);
+    if (back == kNone || !is_transpose(back, perm) || !single_use(back)) return std::nullopt;
+    const NodeId reshape = sole_consumer(back);
+    if (reshape == kNone || graph_.node(reshape).op != Op::kReshape) return std::nullopt;
+    return Tail{product, reshape};
+  }
+
   // A fill at most this low masks a score out (exp underflows to 0 next to unmasked scores), as
   // ONNX Runtime's unidirectional Attention does.
   static constexpr double kMaskedScore = -1e4;
