@@ -22,6 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+constexpr double kLoadSeconds = 60;  // node's require of onnxruntime-node
+
 constexpr const char* kHowToInstall =
     "install it with tests/data/install-onnxruntime.sh DIR (npm install --ignore-scripts "
     "onnxruntime-node into DIR; node and npm come with scripts/install-deps.sh), then pass "
@@ -85,11 +87,20 @@ void require_onnxruntime(const std::string& dir, const SourceLocation& where,
                 where);
   const std::string check =
       "require(require('path').resolve(process.argv[1], 'node_modules', 'onnxruntime-node'))";
-  const auto loaded = run_program({"node", "-e", check, dir});
+  // Loading a module takes well under a second; one that never returns (or floods its output)
+  // is killed.
+  const auto loaded =
+      run_program({"node", "-e", check, dir}, {}, ProgramLimits{kLoadSeconds, 1 << 20});
   if (!loaded)
     throw Error(fmt::format("{}, which needs node (Debian's nodejs: scripts/install-deps.sh "
                             "installs it); node is not on PATH",
                             who),
+                where);
+  if (loaded->timed_out || loaded->output_too_large)
+    throw Error(fmt::format("{}, but node did not load onnxruntime-node from '{}' {}: {}", who, dir,
+                            loaded->timed_out ? fmt::format("within {:g} s", kLoadSeconds)
+                                              : std::string("without printing more than 1 MiB"),
+                            kHowToInstall),
                 where);
   if (loaded->exit_code != 0) {
     // node's message: the line that names the error ("Error: Cannot find module ..."), not the
@@ -137,8 +148,13 @@ json measure_in_onnxruntime(const tensor::Graph& original, const tensor::Graph& 
       argv.push_back("--input");
       argv.push_back(onnxruntime_input_spec(node));
     }
-  const auto ran = run_program(argv);
+  // Its report is a few kilobytes: a run that prints more than the limit is killed.
+  const auto ran = run_program(argv, {}, ProgramLimits{0, std::size_t{16} << 20});
   if (!ran) throw Error("ONNX Runtime: node is not on PATH (scripts/install-deps.sh installs it)");
+  if (ran->output_too_large)
+    throw Error(
+        "ONNX Runtime: ort-compare.cjs printed more than 16 MiB (no report is that long): "
+        "stopped");
   // 0: the outputs agree, 1: they differ (a report all the same); anything else is a failure.
   if (ran->exit_code != 0 && ran->exit_code != 1)
     throw Error(fmt::format("ONNX Runtime failed (exit {}): {}", ran->exit_code, ran->err));

@@ -2,7 +2,10 @@
 // in the handler), each entry owned by the process that registered it.
 #include "support/interrupt.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <array>
@@ -12,7 +15,7 @@
 namespace mctsat {
 namespace {
 
-constexpr int kChildSlots = 256, kFileSlots = 64;
+constexpr int kChildSlots = 256, kFileSlots = 64, kDirectorySlots = 16;
 constexpr std::size_t kMaxPath = 4096;
 
 struct ChildSlot {
@@ -26,6 +29,28 @@ struct FileSlot {
 
 std::array<ChildSlot, kChildSlots> children;
 std::array<FileSlot, kFileSlots> files;
+std::array<FileSlot, kDirectorySlots> directories;
+
+// Removes the files in `path` and then the directory, with system calls only (getdents64 into a
+// static buffer: no allocation, safe in a signal handler).
+void remove_flat_directory(const char* path) {
+  const int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    alignas(8) static char buffer[8192];
+    for (;;) {
+      const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+      if (n <= 0) break;
+      for (long at = 0; at < n;) {
+        const auto* entry = reinterpret_cast<const dirent64*>(buffer + at);
+        const char* name = entry->d_name;
+        if (std::strcmp(name, ".") != 0 && std::strcmp(name, "..") != 0) ::unlinkat(fd, name, 0);
+        at += entry->d_reclen;
+      }
+    }
+    ::close(fd);
+  }
+  ::rmdir(path);
+}
 
 void write_stderr(const char* text) {
   const ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
@@ -49,6 +74,8 @@ void on_interrupt(int signal) {
   }
   for (FileSlot& slot : files)
     if (slot.owner.load() == self) ::unlink(slot.path);
+  for (FileSlot& slot : directories)
+    if (slot.owner.load() == self) remove_flat_directory(slot.path);
   write_stderr(signal == SIGINT
                    ? "\nmctsat: interrupted (SIGINT): stopped, no partial output left\n"
                    : "\nmctsat: terminated (SIGTERM): stopped, no partial output left\n");
@@ -119,6 +146,18 @@ InterruptRemovesFile::InterruptRemovesFile(const std::string& path) : slot_(-1) 
 
 InterruptRemovesFile::~InterruptRemovesFile() {
   if (slot_ >= 0) files[slot_].owner.store(0);
+}
+
+InterruptRemovesDirectory::InterruptRemovesDirectory(const std::string& path) : slot_(-1) {
+  if (path.size() >= kMaxPath) return;
+  slot_ = claim(directories);
+  if (slot_ < 0) return;
+  std::memcpy(directories[slot_].path, path.c_str(), path.size() + 1);
+  directories[slot_].owner.store(::getpid());
+}
+
+InterruptRemovesDirectory::~InterruptRemovesDirectory() {
+  if (slot_ >= 0) directories[slot_].owner.store(0);
 }
 
 namespace {

@@ -1,10 +1,10 @@
 // Stopping cleanly on SIGINT and SIGTERM. After install_interrupt_handlers(), either signal makes
 // the process kill (SIGKILL) the child processes it registered (a CBC solver, the study library's
-// runs), remove the temporary files it registered (an atomic write under way: the final file is
-// never touched, so no partial output is left), print "interrupted" and exit with 128 + the
-// signal number (130 for SIGINT, 143 for SIGTERM), as a shell reports a process the signal killed.
-// Everything the handler does is async-signal-safe. A forked child inherits the handler but acts
-// only on what it registered itself.
+// runs, programs run_program runs), remove the temporary files it registered (an atomic write under
+// way: the final file is never touched, so no partial output is left) and its scratch directories,
+// print "interrupted" and exit with 128 + the signal number (130 for SIGINT, 143 for SIGTERM), as a
+// shell reports a process the signal killed. Everything the handler does is async-signal-safe. A
+// forked child inherits the handler but acts only on what it registered itself.
 #pragma once
 
 #include <sys/types.h>
@@ -53,6 +53,19 @@ class InterruptRemovesFile {
   ~InterruptRemovesFile();
   InterruptRemovesFile(const InterruptRemovesFile&) = delete;
   InterruptRemovesFile& operator=(const InterruptRemovesFile&) = delete;
+
+ private:
+  int slot_;  // -1 when the table was full or the path too long
+};
+
+// Registers a scratch directory to remove on interrupt, with the files in it (not subdirectories),
+// for the guard's lifetime.
+class InterruptRemovesDirectory {
+ public:
+  explicit InterruptRemovesDirectory(const std::string& path);
+  ~InterruptRemovesDirectory();
+  InterruptRemovesDirectory(const InterruptRemovesDirectory&) = delete;
+  InterruptRemovesDirectory& operator=(const InterruptRemovesDirectory&) = delete;
 
  private:
   int slot_;  // -1 when the table was full or the path too long

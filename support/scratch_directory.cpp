@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/error.hpp"
+#include "support/interrupt.hpp"
 
 namespace mctsat {
 
@@ -22,9 +23,11 @@ ScratchDirectory::ScratchDirectory(std::string_view prefix) {
   if (::mkdtemp(buffer.data()) == nullptr)
     throw Error("cannot make a scratch directory '" + pattern + "': " + std::strerror(errno));
   path_ = buffer.data();
+  on_interrupt_ = std::make_unique<InterruptRemovesDirectory>(path_);
 }
 
 ScratchDirectory::~ScratchDirectory() {
+  on_interrupt_.reset();
   std::error_code ignored;
   std::filesystem::remove_all(path_, ignored);
 }

@@ -1,12 +1,16 @@
 // A private scratch directory for a command's intermediate files (e.g. models handed to another
 // program): created fresh under $TMPDIR (else /tmp) with a unique name and mode 0700, and removed
-// with everything in it when the object is destroyed, also when an exception unwinds.
+// with everything in it when the object is destroyed, also when an exception unwinds; on SIGINT or
+// SIGTERM (support/interrupt.hpp) the handler removes it and the files in it.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace mctsat {
+
+class InterruptRemovesDirectory;
 
 class ScratchDirectory {
  public:
@@ -21,6 +25,7 @@ class ScratchDirectory {
 
  private:
   std::string path_;
+  std::unique_ptr<InterruptRemovesDirectory> on_interrupt_;
 };
 
 }  // namespace mctsat

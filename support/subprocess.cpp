@@ -7,12 +7,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <map>
 
 #include "support/error.hpp"
+#include "support/interrupt.hpp"
 
 extern char** environ;
 
@@ -61,7 +65,8 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 
 std::optional<ProgramOutput> run_program(
     const std::vector<std::string>& argv,
-    const std::vector<std::pair<std::string, std::string>>& environment) {
+    const std::vector<std::pair<std::string, std::string>>& environment,
+    const ProgramLimits& limits) {
   if (argv.empty()) throw Error("run_program: no program given");
   Pipe out, err;
   posix_spawn_file_actions_t actions;
@@ -76,16 +81,37 @@ std::optional<ProgramOutput> run_program(
   const int spawned = posix_spawnp(&pid, c_argv[0], &actions, nullptr, c_argv.data(), c_env.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) return std::nullopt;
+  const InterruptKillsChild kill_on_interrupt(pid);
   out.close_end(1);
   err.close_end(1);
 
   ProgramOutput result;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(limits.seconds > 0 ? limits.seconds : 0));
   std::array<pollfd, 2> fds{{{out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}}};
   std::array<std::string*, 2> sinks{&result.out, &result.err};
   std::array<char, 4096> buffer{};
   int open_ends = 2;
+  // Killed, and no more is read (a process it started may hold the pipes open).
+  auto stop = [&](bool& reason) {
+    ::kill(pid, SIGKILL);
+    reason = true;
+    open_ends = 0;
+  };
   while (open_ends > 0) {
-    if (poll(fds.data(), fds.size(), -1) < 0) {
+    int wait_ms = -1;
+    if (limits.seconds > 0 && !result.timed_out) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            deadline - std::chrono::steady_clock::now())
+                            .count();
+      if (left <= 0) {
+        stop(result.timed_out);
+        continue;
+      }
+      wait_ms = static_cast<int>(std::min<long long>(left, 1000));
+    }
+    if (poll(fds.data(), fds.size(), wait_ms) < 0) {
       if (errno == EINTR) continue;
       break;
     }
@@ -93,7 +119,12 @@ std::optional<ProgramOutput> run_program(
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       const ssize_t n = read(fds[i].fd, buffer.data(), buffer.size());
       if (n > 0) {
-        sinks[i]->append(buffer.data(), static_cast<std::size_t>(n));
+        const auto room = limits.output_bytes - std::min(limits.output_bytes, sinks[i]->size());
+        sinks[i]->append(buffer.data(), std::min(room, static_cast<std::size_t>(n)));
+        if (static_cast<std::size_t>(n) > room) {
+          stop(result.output_too_large);
+          break;
+        }
       } else if (n == 0 || errno != EINTR) {
         fds[i].fd = -1;
         --open_ends;

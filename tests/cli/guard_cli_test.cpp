@@ -95,4 +95,31 @@ TEST_CASE("the guard's mode is checked before the search") {
   CHECK(off["written_graph"] == "optimized");
 }
 
+TEST_CASE("a broken onnxruntime-node package is a located error, with nothing written") {
+  // One that printed gigabytes while it loaded grew mctsat by as much (4 GB in the hostile
+  // campaign); its output is now cut off and the program stopped.
+  const Scratch scratch("mctsat-guard-broken");
+  const fs::path package = fs::path(scratch.file("ort")) / "node_modules" / "onnxruntime-node";
+  fs::create_directories(package);
+  std::ofstream(package / "package.json") << R"({"name": "onnxruntime-node", "main": "index.js"})";
+  const std::string out = scratch.file("d.onnx");
+  const std::string optimize = "optimize demo --strategy greedy --max-steps 2 -o '" + out +
+                               "' --guard onnxruntime --onnxruntime '" + scratch.file("ort") + "'";
+  for (const std::string& body :
+       {std::string("const b = Buffer.alloc(1 << 20, 120); for (let i = 0; i < 3000; ++i) "
+                    "require('fs').writeSync(1, b);"),
+        std::string("throw new Error('broken on purpose');")}) {
+    std::ofstream(package / "index.js") << body;
+    const CliResult r = run_mctsat(optimize);
+    CAPTURE(r.output);
+    CHECK(r.status == 1);
+    CHECK(contains(r.output, "onnxruntime-node"));
+    CHECK(contains(r.output, "error"));
+    CHECK_FALSE(fs::exists(out));
+    const double mb = peak_rss_mb(optimize);
+    CHECK(mb > 0);
+    CHECK(mb < 1000);  // the process's own, not what node printed (3 GB)
+  }
+}
+
 }  // namespace guard_cli
