@@ -12,8 +12,13 @@ std::string GraphBuilder::fresh_name(Op op) {
   std::string name;
   do {
     name = fmt::format("{}_{}", op_name(op), counter_++);
-  } while (graph_.find(name));
+  } while (names_.contains(name));
   return name;
+}
+
+NodeId GraphBuilder::add_named(Node node) {
+  names_.insert(node.name);
+  return graph_.add_node(std::move(node));
 }
 
 std::vector<TensorRef> GraphBuilder::add(Op op, std::vector<TensorRef> inputs, Attrs attrs,
@@ -29,7 +34,7 @@ std::vector<TensorRef> GraphBuilder::add(Op op, std::vector<TensorRef> inputs, A
   node.attrs = std::move(attrs);
   node.outputs = std::move(inferred.outputs);
   const std::size_t outputs = node.outputs.size();
-  const NodeId id = graph_.add_node(std::move(node));
+  const NodeId id = add_named(std::move(node));
   std::vector<TensorRef> refs;
   for (std::uint32_t i = 0; i < outputs; ++i) refs.push_back({id, i});
   return refs;
@@ -48,7 +53,7 @@ TensorRef GraphBuilder::input(std::string name, Shape shape, DType dtype) {
   InferResult inferred = infer_types(Op::kInput, {}, node.attrs, dtype);
   if (!inferred.ok()) throw Error(inferred.error, SourceLocation::at_node(node.name));
   node.outputs = std::move(inferred.outputs);
-  return {graph_.add_node(std::move(node)), 0};
+  return {add_named(std::move(node)), 0};
 }
 
 TensorRef GraphBuilder::weight(std::string name, Shape shape, std::shared_ptr<const Tensor> value) {

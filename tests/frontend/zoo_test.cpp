@@ -225,3 +225,11 @@ TEST_CASE("load_model explains unknown names and formats") {
     CHECK(e.message() == "unsupported model format '.md' (supported: .json, .model, .onnx)");
   }
 }
+
+TEST_CASE("the largest generated models build") {
+  // nasrnn-4096 (188,416 operators) took longer than any hostile case may: each fresh node name
+  // was looked up by scanning every node built before it.
+  CHECK(tensor::graph_stats(*frontend::build_zoo_model("nasrnn-4096")).operators == 188416);
+  CHECK(tensor::graph_stats(*frontend::build_zoo_model("bert-4096")).operators == 57345);
+  CHECK(tensor::graph_stats(*frontend::build_zoo_model("deepcnn-4096")).operators == 20480);
+}
