@@ -18,7 +18,7 @@
 #include "support/files.hpp"
 #include "verify/equation.hpp"
 #include "verify/rule_derivation.hpp"
-#include "verify/synthesizer.hpp"
+#include "synth/synthesizer.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -154,7 +154,7 @@ void add_synthesize(CLI::App& rules) {
     std::vector<std::string> ops, shapes = {"x:n,n", "y:n,n", "z:n,n"}, dims = {"n=2,3"}, weights,
                                   existing;
     std::string output, cache, verify_cache;
-    verify::SynthesisOptions synthesis;
+    synth::SynthesisOptions synthesis;
     bool distinct_args = false, all_terms = false, no_merges = false, no_pairs = false,
          json = false;
   };
@@ -224,18 +224,18 @@ void add_synthesize(CLI::App& rules) {
   command->add_flag("--json", o->json, "Print JSON");
   command->callback([o] {
     keep_freed_memory_for_reuse();  // a Z3 context per numeric sample
-    auto vocabulary = verify::make_vocabulary(o->ops, o->shapes, o->dims, o->weights);
+    auto vocabulary = synth::make_vocabulary(o->ops, o->shapes, o->dims, o->weights);
     vocabulary.distinct_arguments = o->distinct_args;
     std::vector<dsl::CheckedRule> existing;
     if (!o->existing.empty()) existing = dsl::load_rules_or_throw(o->existing).rules;
-    verify::SynthesisOptions options = o->synthesis;
+    synth::SynthesisOptions options = o->synthesis;
     options.representatives_only = !o->all_terms;
     options.merges = !o->no_merges;
     options.pairs = !o->no_pairs;
     if (!o->cache.empty()) options.cache_path = o->cache;
     if (!o->verify_cache.empty()) options.verify.cache_dir = o->verify_cache;
     if (!o->json) options.progress = [](const std::string& line) { std::cerr << line << '\n'; };
-    const verify::SynthesisReport report = verify::synthesize(vocabulary, existing, options);
+    const synth::SynthesisReport report = synth::synthesize(vocabulary, existing, options);
     write_file_atomically(o->output, report.text);
     if (o->json) {
       nlohmann::json out = {{"output", o->output},

@@ -1,5 +1,5 @@
 // Fingerprinting terms with the reference interpreter (see term_fingerprint.hpp).
-#include "verify/term_fingerprint.hpp"
+#include "synth/term_fingerprint.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +17,7 @@
 #include "tensor/interpreter.hpp"
 #include "tensor/reference_kernels.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 namespace {
 
 constexpr std::uint64_t kIllFormed = 0x6a09e667f3bcc908ULL;
@@ -222,4 +222,4 @@ std::vector<Fingerprint> Fingerprinter::fingerprint(const std::vector<TermId>& i
   return out;
 }
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

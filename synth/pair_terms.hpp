@@ -14,9 +14,9 @@
 
 #include <vector>
 
-#include "verify/term_enumeration.hpp"
+#include "synth/term_enumeration.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 struct TermPair {
   TermId a = 0, b = 0;
@@ -30,4 +30,4 @@ std::vector<TermPair> pair_terms(TermPool& pool, const std::vector<TermId>& sing
 // The joined terms of a pair, added to `pool`.
 std::vector<TermId> joined_terms(TermPool& pool, const TermPair& pair);
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -13,10 +13,11 @@
 #include "tests/verify/rule_equations.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/rule_derivation.hpp"
-#include "verify/synthesizer.hpp"
+#include "synth/synthesizer.hpp"
 
 using namespace mctsat;
 using namespace mctsat::verify;
+using namespace mctsat::synth;
 
 namespace {
 

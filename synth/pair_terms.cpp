@@ -1,7 +1,7 @@
 // Pair terms and joined terms for two-output rules (see pair_terms.hpp).
-#include "verify/pair_terms.hpp"
+#include "synth/pair_terms.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 namespace {
 
 std::vector<std::size_t> choices_of(const SynthesisVocabulary& vocabulary, tensor::Op op) {
@@ -81,4 +81,4 @@ std::vector<TermId> joined_terms(TermPool& pool, const TermPair& pair) {
   return out;
 }
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

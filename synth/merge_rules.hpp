@@ -13,12 +13,12 @@
 
 #include <vector>
 
-#include "verify/rule_writing.hpp"
+#include "synth/rule_writing.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 // Merge candidates from `rules` (either side may be the concat), in order, without repeats; each
 // named after the rule it comes from with a "-merge" suffix, with no tags or comments.
 std::vector<WrittenRule> merge_candidates(const std::vector<WrittenRule>& rules);
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -1,5 +1,5 @@
 // Synthesized rules as DSL text (see rule_writing.hpp).
-#include "verify/rule_writing.hpp"
+#include "synth/rule_writing.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include "dsl/printer.hpp"
 #include "support/error.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 std::string rule_text(const WrittenRule& rule, bool one_way) {
   return fmt::format("rule {}: {} {} {}{}\n", rule.name, rule.lhs,
@@ -34,4 +34,4 @@ std::string synthesized_rule_file(const std::vector<WrittenRule>& rules, const s
   return dsl::format_rule_file(file);
 }
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -1,6 +1,6 @@
 // The operators, attribute domains and symbolic variables of rule synthesis (see
 // synthesis_vocabulary.hpp).
-#include "verify/synthesis_vocabulary.hpp"
+#include "synth/synthesis_vocabulary.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -12,7 +12,7 @@
 
 #include "support/error.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 namespace {
 
 using tensor::Op;
@@ -299,4 +299,4 @@ SynthesisVocabulary make_vocabulary(const std::vector<std::string>& ops,
   return vocabulary;
 }
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

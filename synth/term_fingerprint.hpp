@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "tensor/tensor_value.hpp"
-#include "verify/term_enumeration.hpp"
+#include "synth/term_enumeration.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 struct FingerprintOptions {
   std::size_t integer_sets = 2;  // input sets of small integers per shape instance
@@ -87,4 +87,4 @@ class Fingerprinter {
   std::vector<std::unique_ptr<const TermValues>> remembered_;               // by term id
 };
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -30,12 +30,12 @@
 
 #include "dsl/rule_library.hpp"
 #include "verify/rule_derivation.hpp"
-#include "verify/rule_writing.hpp"
-#include "verify/synthesis_vocabulary.hpp"
-#include "verify/term_fingerprint.hpp"
+#include "synth/rule_writing.hpp"
+#include "synth/synthesis_vocabulary.hpp"
+#include "synth/term_fingerprint.hpp"
 #include "verify/verifier.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 struct SynthesisOptions {
   std::size_t max_ops = 2;            // operators per side at most
@@ -48,8 +48,8 @@ struct SynthesisOptions {
   bool minimize_conditions = false;   // drop the atoms of a `where` a rule verifies without
   bool pairs = true;  // also propose concat rules from pairs of graphs (pair_terms.hpp)
   FingerprintOptions fingerprint;
-  VerifyOptions verify;  // jobs are taken from fingerprint.jobs
-  DerivationLimits derivation;
+  mctsat::verify::VerifyOptions verify;  // jobs are taken from fingerprint.jobs
+  mctsat::verify::DerivationLimits derivation;
   std::string ruleset = "synthesized";
   std::optional<std::string> cache_path;             // fingerprint cache file
   std::function<void(const std::string&)> progress;  // one line per stage, for a person
@@ -92,11 +92,11 @@ struct SynthesisReport {
 // off the rule if any); all that may go at once go
 // together if the rule still verifies, else the first, and the rest are tried again.
 std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
-                                           const VerifyOptions& options);
+                                           const verify::VerifyOptions& options);
 
 // `existing`: rules whose consequences are not proposed (may be empty).
 SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
                            const std::vector<dsl::CheckedRule>& existing,
                            const SynthesisOptions& options);
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -1,5 +1,5 @@
 // Bottom-up enumeration of hash-consed terms (see term_enumeration.hpp).
-#include "verify/term_enumeration.hpp"
+#include "synth/term_enumeration.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -12,7 +12,7 @@
 #include "support/stable_hash.hpp"
 #include "tensor/graph_builder.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 namespace {
 
 // The distinct operator subterms of the arguments, sorted.
@@ -293,4 +293,4 @@ tensor::Graph TermPool::graph(TermId id, std::size_t instance) const {
   return std::move(builder).finish();
 }
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

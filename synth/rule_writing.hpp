@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 struct WrittenRule {
   std::string name;
@@ -27,4 +27,4 @@ std::string synthesized_rule_file(const std::vector<WrittenRule>& rules, const s
 // The same rule as one DSL item without comments or tags, for verification and derivation.
 std::string rule_text(const WrittenRule& rule, bool one_way);
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -1,5 +1,5 @@
 // Two-output merge rules from concat equalities (see merge_rules.hpp).
-#include "verify/merge_rules.hpp"
+#include "synth/merge_rules.hpp"
 
 #include <optional>
 #include <set>
@@ -10,7 +10,7 @@
 #include "dsl/parser.hpp"
 #include "dsl/printer.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 namespace {
 
 std::optional<dsl::Term> parse(const std::string& text) {
@@ -86,4 +86,4 @@ std::vector<WrittenRule> merge_candidates(const std::vector<WrittenRule>& rules)
   return out;
 }
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "support/error.hpp"
-#include "verify/synthesis_vocabulary.hpp"
-#include "verify/term_enumeration.hpp"
+#include "synth/synthesis_vocabulary.hpp"
+#include "synth/term_enumeration.hpp"
 
 using namespace mctsat;
-using namespace mctsat::verify;
+using namespace mctsat::synth;
 
 namespace {
 

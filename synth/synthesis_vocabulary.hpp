@@ -14,7 +14,7 @@
 #include "tensor/op.hpp"
 #include "tensor/tensor_type.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 // One dimension of a symbolic shape: a symbol ("n") or a literal size.
 struct SymbolicDim {
@@ -79,4 +79,4 @@ SynthesisVocabulary make_vocabulary(const std::vector<std::string>& ops,
 // small finite domains).
 std::vector<tensor::Op> synthesizable_ops();
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

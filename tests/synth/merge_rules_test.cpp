@@ -5,12 +5,13 @@
 #include <doctest/doctest.h>
 
 #include "dsl/rule_library.hpp"
-#include "verify/merge_rules.hpp"
+#include "synth/merge_rules.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/shape_check.hpp"
 
 using namespace mctsat;
 using namespace mctsat::verify;
+using namespace mctsat::synth;
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Rule candidates from fingerprint buckets, and their shape conditions (see candidate_rules.hpp).
-#include "verify/candidate_rules.hpp"
+#include "synth/candidate_rules.hpp"
 
 #include <algorithm>
 #include <map>
@@ -10,7 +10,7 @@
 
 #include "dsl/printer.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 namespace {
 
 std::string canonical_name(std::size_t index) {
@@ -169,4 +169,4 @@ ShapeConditions shape_conditions(const CandidateRule& candidate,
   return out;
 }
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -16,9 +16,9 @@
 
 #include "dsl/ast.hpp"
 #include "tensor/graph.hpp"
-#include "verify/synthesis_vocabulary.hpp"
+#include "synth/synthesis_vocabulary.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 using TermId = std::uint32_t;
 
@@ -78,4 +78,4 @@ class TermPool {
   std::vector<GraphTerm> terms_;
 };
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

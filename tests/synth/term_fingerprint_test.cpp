@@ -3,10 +3,10 @@
 // the arguments' values were remembered or are evaluated again, and for any thread count.
 #include <doctest/doctest.h>
 
-#include "verify/term_fingerprint.hpp"
+#include "synth/term_fingerprint.hpp"
 
 using namespace mctsat;
-using namespace mctsat::verify;
+using namespace mctsat::synth;
 
 namespace {
 

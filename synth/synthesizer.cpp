@@ -1,5 +1,5 @@
 // The rule synthesis driver (see synthesizer.hpp).
-#include "verify/synthesizer.hpp"
+#include "synth/synthesizer.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -14,13 +14,13 @@
 
 #include "dsl/lowering.hpp"
 #include "support/error.hpp"
-#include "verify/candidate_rules.hpp"
-#include "verify/merge_rules.hpp"
-#include "verify/pair_terms.hpp"
+#include "synth/candidate_rules.hpp"
+#include "synth/merge_rules.hpp"
+#include "synth/pair_terms.hpp"
 #include "verify/sample_cache.hpp"
-#include "verify/term_enumeration.hpp"
+#include "synth/term_enumeration.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -47,23 +47,23 @@ constexpr std::size_t kFirstIterations = 2;
 // A progress line every this many candidates within a size.
 constexpr std::size_t kProgressEvery = 10'000;
 
-std::string failure_reason(const EquationReport& r) {
+std::string failure_reason(const verify::EquationReport& r) {
   std::vector<std::string> parts;
-  if (r.shape.verdict == Verdict::kFail) parts.push_back("shape check: " + r.shape.detail);
-  if (r.numeric.verdict == Verdict::kFail) parts.push_back("numeric test: " + r.numeric.detail);
-  if (parts.empty() && r.unverified()) parts.push_back(unverified_reason(r));
+  if (r.shape.verdict == verify::Verdict::kFail) parts.push_back("shape check: " + r.shape.detail);
+  if (r.numeric.verdict == verify::Verdict::kFail) parts.push_back("numeric test: " + r.numeric.detail);
+  if (parts.empty() && r.unverified()) parts.push_back(verify::unverified_reason(r));
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 struct Verified {
   bool pass = false;
   std::string reason;  // why not, or the verdicts
-  EquationReport report;
+  verify::EquationReport report;
 };
 
 // Verifies rules (read one way) in parallel; by rule, in order.
 std::vector<Verified> verify_rules(const std::vector<WrittenRule>& rules,
-                                   const VerifyOptions& options) {
+                                   const verify::VerifyOptions& options) {
   std::vector<Verified> out(rules.size());
   if (rules.empty()) return out;
   std::string text = "ruleset synthesis-candidates\n";
@@ -75,7 +75,7 @@ std::vector<Verified> verify_rules(const std::vector<WrittenRule>& rules,
     index[rules[i].name] = i;
     out[i].reason = "the rule checker rejected it:\n" + diagnostics.render();
   }
-  const auto reports = verify_library(library, library.rules, {}, options);
+  const auto reports = verify::verify_library(library, library.rules, {}, options);
   for (const auto& report : reports) {
     Verified& v = out.at(index.at(report.name));
     v.pass = !report.failed();
@@ -89,7 +89,7 @@ std::vector<Verified> verify_rules(const std::vector<WrittenRule>& rules,
 // merge_rules.hpp): the merge follows from the rule and the laws of split, so a counterexample
 // to the merge refutes the rule (the two tests sample different shapes).
 std::vector<Verified> verify_with_merges(const std::vector<WrittenRule>& rules,
-                                         const VerifyOptions& options) {
+                                         const verify::VerifyOptions& options) {
   std::vector<WrittenRule> all = rules;
   std::vector<std::size_t> merge_of;  // index into `rules`
   for (std::size_t k = 0; k < rules.size(); ++k)
@@ -191,7 +191,7 @@ std::vector<std::vector<std::string>> condition_variants(const CandidateRule& ca
 }  // namespace
 
 std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
-                                           const VerifyOptions& options) {
+                                           const verify::VerifyOptions& options) {
   auto without = [&](const std::vector<std::size_t>& drop, std::string name) {
     WrittenRule r = rule;
     r.name = std::move(name);
@@ -308,14 +308,14 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   const std::size_t jobs = options.fingerprint.jobs;
   tbb::task_arena arena(jobs == 0 ? tbb::this_task_arena::max_concurrency()
                                   : static_cast<int>(jobs));
-  VerifyOptions verify_options = options.verify;
+  verify::VerifyOptions verify_options = options.verify;
   verify_options.jobs = jobs;
   // Many candidates share their shape constraints: Z3's numeric samples are selected once.
-  SampleCache samples;
+  verify::SampleCache samples;
   verify_options.numeric.sample_cache = &samples;
   verify_options.skip_numeric_after_shape_failure = true;  // refuted either way
   verify_options.shape.notes = false;                      // not written
-  verify_options.on_verified = [&](const EquationReport& r, std::size_t, std::size_t) {
+  verify_options.on_verified = [&](const verify::EquationReport& r, std::size_t, std::size_t) {
     report.verify_cache_hits += r.cached ? 1 : 0;  // called one at a time
   };
 
@@ -352,13 +352,13 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
         sides[k + 1] = pool.graph(c.rhs, derivation_instance(c));
       });
     });
-    std::vector<GraphEquation> equations;
+    std::vector<verify::GraphEquation> equations;
     for (std::size_t k = 0; k < sides.size(); k += 2)
       equations.push_back({&sides[k], &sides[k + 1]});
-    DerivationLimits briefly = options.derivation;
+    verify::DerivationLimits briefly = options.derivation;
     briefly.iterations = std::min(briefly.iterations, kFirstIterations);
     briefly.nodes *= equations.size();  // each candidate's share as it would have alone
-    const std::vector<bool> proved = derivable_together(
+    const std::vector<bool> proved = verify::derivable_together(
         equations, rule_set, briefly, static_cast<std::size_t>(arena.max_concurrency()));
     report.derive_seconds += since(t0);
     std::vector<std::size_t> open;
@@ -407,8 +407,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     // candidates first from the rules at the window's start, in parallel.
     t0 = Clock::now();
     auto derivable_in_full = [&](std::size_t k) {
-      const GraphEquation& e = equations[open[k] - begin];
-      return derivable(*e.lhs, *e.rhs, rule_set, options.derivation);
+      const verify::GraphEquation& e = equations[open[k] - begin];
+      return verify::derivable(*e.lhs, *e.rhs, rule_set, options.derivation);
     };
     std::vector<char> derived_in_full(open.size(), 0);
     arena.execute([&] {
@@ -459,8 +459,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       rule.comments.push_back(fmt::format("{} => {} operators; fingerprint {:016x}", c.lhs_ops,
                                           c.rhs_ops, c.fingerprint.hash));
       rule.comments.push_back(fmt::format(
-          "verified: shapes {}, numeric {} ({})", verdict_name(chosen->report.shape.verdict),
-          verdict_name(chosen->report.numeric.verdict), chosen->report.numeric.detail));
+          "verified: shapes {}, numeric {} ({})", verify::verdict_name(chosen->report.shape.verdict),
+          verify::verdict_name(chosen->report.numeric.verdict), chosen->report.numeric.detail));
       if (chosen_atoms)
         rule.comments.push_back(
             fmt::format("condition from the declared shapes{}; without it: {}",
@@ -532,8 +532,8 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
       rule.comments.push_back(fmt::format("merge of the two concatenated graphs of {}", source));
       merge_source[rule.name] = source;
       rule.comments.push_back(fmt::format(
-          "verified: shapes {}, numeric {} ({})", verdict_name(results[k].report.shape.verdict),
-          verdict_name(results[k].report.numeric.verdict), results[k].report.numeric.detail));
+          "verified: shapes {}, numeric {} ({})", verify::verdict_name(results[k].report.shape.verdict),
+          verify::verdict_name(results[k].report.numeric.verdict), results[k].report.numeric.detail));
       report.rules.push_back(std::move(rule));
       ++report.merges;
     }
@@ -544,7 +544,7 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
     // A stricter numeric test of what is written, on other samples: the candidates' few
     // samples can miss the shapes that refute a rule (grouped convolutions, for one).
     const auto t0 = Clock::now();
-    VerifyOptions strict = verify_options;
+    verify::VerifyOptions strict = verify_options;
     strict.numeric.samples = options.final_samples;
     strict.numeric.seed = verify_options.numeric.seed + 1;
     strict.numeric_only = true;  // every rule passed the shape check with this text
@@ -633,4 +633,4 @@ SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,
   return report;
 }
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "verify/term_enumeration.hpp"
-#include "verify/term_fingerprint.hpp"
+#include "synth/term_enumeration.hpp"
+#include "synth/term_fingerprint.hpp"
 
-namespace mctsat::verify {
+namespace mctsat::synth {
 
 struct CandidateRule {
   TermId lhs = 0, rhs = 0;
@@ -54,4 +54,4 @@ struct ShapeConditions {
 ShapeConditions shape_conditions(const CandidateRule& candidate,
                                  const SynthesisVocabulary& vocabulary);
 
-}  // namespace mctsat::verify
+}  // namespace mctsat::synth
