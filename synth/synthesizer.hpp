@@ -1,25 +1,33 @@
-// Rule synthesis (`mctsat rules synthesize`), the driver: enumerate terms of up to `max_ops`
-// operators bottom-up (term_enumeration.hpp), fingerprint them (term_fingerprint.hpp), propose
-// equalities inside fingerprint buckets (candidate_rules.hpp) and concat rules from pairs of
-// one-operator terms (pair_terms.hpp), then, in order of size (both
-// sides' operators) and in small windows: drop candidates that the rules accepted so far (and the
-// existing rules given) derive within two iterations of equality saturation (a window's
-// candidates in one e-graph; rule_derivation.hpp), verify the rest in parallel with the verifier
-// (shape soundness with Z3, numeric tests; verifier.hpp) — first without a condition, then under
-// the shape conditions read from the variables' declarations, weakest first (a stronger one only
-// where the weaker ones fail) — and accept the verified ones in order unless those rules or an
-// earlier acceptance derive them (the full bounded derivation, each candidate on its own).
-// Last, merge rules read off the accepted concat rules (merge_rules.hpp), verified the same way;
-// a merge that fails refutes (and removes) its concat rule. Optionally, a final
-// numeric test with more samples drops what it refutes (numeric only: the rules passed the shape
-// check as written); a refuted rule written without a condition (and without a merge rule) is
-// first tested under the declared shapes' conditions, weakest first, and kept with the first
-// that passes. Verdicts can be kept on disk (verify.cache_dir) for a larger run to reuse.
-// Only verified rules are accepted; every rejected candidate keeps its counterexample.
+// Rule synthesis (`mctsat rules synthesize`), the driver. synthesize() runs these stages in
+// order, each a function of synthesizer.cpp:
+//  1. enumerate_terms: terms of up to `max_ops` operators, bottom-up (term_enumeration.hpp), each
+//     size fingerprinted (term_fingerprint.hpp) before the next is grown from its
+//     representatives.
+//  2. propose_pairs: concat rules from pairs of one-operator terms (pair_terms.hpp).
+//  3. propose_candidates: equalities inside fingerprint buckets (candidate_rules.hpp), ordered
+//     by size (both sides' operators).
+//  4. accept_candidates: in small windows, in order: (a) drop candidates that the rules accepted
+//     so far (and the existing rules given) derive within two iterations of equality saturation
+//     (a window's candidates in one e-graph; verify/rule_derivation.hpp); (b) verify the rest in
+//     parallel (candidate_verification.hpp: shape soundness with Z3, numeric tests) - first
+//     without a condition, then under the shape conditions read from the variables'
+//     declarations, weakest first (a stronger one only where the weaker ones fail); (c) accept
+//     the verified ones in order unless those rules or an earlier acceptance derive them (the
+//     full bounded derivation, each candidate on its own).
+//  5. add_merge_rules: merge rules read off the accepted concat rules (merge_rules.hpp), verified
+//     the same way; a merge that fails refutes (and removes) its concat rule.
+//  6. final_test (final_samples > 0): a numeric test with more samples drops what it refutes
+//     (numeric only: the rules passed the shape check as written); a refuted rule written
+//     without a condition (and without a merge rule) is first tested under the declared shapes'
+//     conditions, weakest first, and kept with the first that passes.
+//  7. rule_file: the rule file's text (rule_writing.hpp).
+// Verdicts can be kept on disk (verify.cache_dir) for a larger run to reuse. Only verified rules
+// are accepted; every rejected candidate keeps its counterexample.
 //
 // Deterministic: the same vocabulary, options and seed give the same rules for every thread
 // count and on any machine load (fingerprints and verification run in parallel into fixed slots;
-// acceptance is serial; the verifier's Z3 queries are bounded by steps, not time: z3_limit.hpp).
+// acceptance is serial; the verifier's Z3 queries are bounded by steps, not time:
+// verify/z3_limit.hpp).
 #pragma once
 
 #include <cstddef>
@@ -29,10 +37,10 @@
 #include <vector>
 
 #include "dsl/rule_library.hpp"
-#include "verify/rule_derivation.hpp"
 #include "synth/rule_writing.hpp"
 #include "synth/synthesis_vocabulary.hpp"
 #include "synth/term_fingerprint.hpp"
+#include "verify/rule_derivation.hpp"
 #include "verify/verifier.hpp"
 
 namespace mctsat::synth {
@@ -86,13 +94,6 @@ struct SynthesisReport {
          seconds = 0;
   std::string text;  // the rule file
 };
-
-// The atoms of `atoms` (the condition of `rule`, which verifies under it) that the rule needs:
-// each atom is tried without (in parallel, with the verifier, together with the merge rule read
-// off the rule if any); all that may go at once go
-// together if the rule still verifies, else the first, and the rest are tried again.
-std::vector<std::string> minimal_condition(const WrittenRule& rule, std::vector<std::string> atoms,
-                                           const verify::VerifyOptions& options);
 
 // `existing`: rules whose consequences are not proposed (may be empty).
 SynthesisReport synthesize(const SynthesisVocabulary& vocabulary,

@@ -13,6 +13,7 @@
 #include "tests/verify/rule_equations.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/rule_derivation.hpp"
+#include "synth/candidate_verification.hpp"
 #include "synth/synthesizer.hpp"
 
 using namespace mctsat;
