@@ -16,9 +16,9 @@
 #include "dsl/tensat_import.hpp"
 #include "support/allocator_reuse.hpp"
 #include "support/files.hpp"
+#include "synth/synthesizer.hpp"
 #include "verify/equation.hpp"
 #include "verify/rule_derivation.hpp"
-#include "synth/synthesizer.hpp"
 
 namespace mctsat::cli {
 namespace {

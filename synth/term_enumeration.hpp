@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "dsl/ast.hpp"
-#include "tensor/graph.hpp"
 #include "synth/synthesis_vocabulary.hpp"
+#include "tensor/graph.hpp"
 
 namespace mctsat::synth {
 

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "tensor/tensor_value.hpp"
 #include "synth/term_enumeration.hpp"
+#include "tensor/tensor_value.hpp"
 
 namespace mctsat::synth {
 

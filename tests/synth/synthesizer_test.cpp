@@ -10,11 +10,11 @@
 
 #include "dsl/lowering.hpp"
 #include "dsl/rule_library.hpp"
+#include "synth/candidate_verification.hpp"
+#include "synth/synthesizer.hpp"
 #include "tests/verify/rule_equations.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/rule_derivation.hpp"
-#include "synth/candidate_verification.hpp"
-#include "synth/synthesizer.hpp"
 
 using namespace mctsat;
 using namespace mctsat::verify;
