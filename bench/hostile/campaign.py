@@ -389,9 +389,12 @@ def run(binary, case, ort_dir=None):
                 signalled = True
             if elapsed > HANG_SECONDS:
                 process.kill()
-                os.wait4(process.pid, 0)
+                _, _, usage = os.wait4(process.pid, 0)
                 orphans(scratch)
-                return "hang", f"hang: more than {HANG_SECONDS} s", HANG_SECONDS, 0.0
+                # Its CPU time tells a hang from a machine too loaded to run it.
+                cpu = usage.ru_utime + usage.ru_stime
+                return ("hang", f"hang: more than {HANG_SECONDS} s ({cpu:.1f} s CPU)",
+                        HANG_SECONDS, usage.ru_maxrss / 1024)
             time.sleep(0.02)
         process.returncode = os.waitstatus_to_exitcode(status)
         seconds = time.monotonic() - start
