@@ -87,7 +87,7 @@ class Matcher {
       if (!single_use(scaled) || where.inputs.size() != 3 || !lower_triangular(where.inputs[0]))
         return std::nullopt;
       const auto fill = scalar_value(where.inputs[2]);
-      if (!fill || *fill > kMaskedScore) return std::nullopt;
+      if (!fill || !(*fill <= kMaskedScore)) return std::nullopt;  // NaN is not masked out
       block.causal = true;
       causal_size = graph_.type_of(where.inputs[0]).shape.back();
       scaled = where.inputs[1].node;
@@ -130,9 +130,7 @@ class Matcher {
     if (x_shape.size() != 3 || x_shape[0] != dims[0] || x_shape[1] != dims[1]) return std::nullopt;
     if (graph_.node(merged).outputs[0].shape != tensor::Shape{dims[0], dims[1], dims[2] * dims[3]})
       return std::nullopt;
-    if (!divisor || std::abs(*divisor - std::sqrt(static_cast<double>(dims[3]))) >
-                        1e-6 * std::sqrt(static_cast<double>(dims[3])))
-      return std::nullopt;
+    if (!near_sqrt(divisor, dims[3])) return std::nullopt;
     if (block.mask && !mask_fits(*block.mask, dims)) return std::nullopt;
     if (block.causal && causal_size != dims[1]) return std::nullopt;
     if (block.mask)
@@ -188,9 +186,7 @@ class Matcher {
     }
     const tensor::Shape& dims = *split_shape;
     const std::int64_t width = dims[1] * dims[2];
-    if (!divisor || std::abs(*divisor - std::sqrt(static_cast<double>(dims[2]))) >
-                        1e-6 * std::sqrt(static_cast<double>(dims[2])))
-      return std::nullopt;
+    if (!near_sqrt(divisor, dims[2])) return std::nullopt;
     if (graph_.node(merged).outputs[0].shape != tensor::Shape{dims[0], width}) return std::nullopt;
     // The packed projection of x transposed to [S, 1, E], read by the three slices only.
     const Node& add = graph_.node(projection->node);
@@ -261,7 +257,7 @@ class Matcher {
     const auto epsilon =
         scalar_value(add_epsilon.inputs[add_epsilon.inputs[0].node == variance ? 1 : 0]);
     const NodeId root = sole_consumer(shifted);
-    if (!epsilon || *epsilon <= 0 || root == kNone || !opaque_of({root, 0}, "Sqrt") ||
+    if (!epsilon || !(*epsilon > 0 && std::isfinite(*epsilon)) || root == kNone || !opaque_of({root, 0}, "Sqrt") ||
         sole_consumer(root) != divide)
       return std::nullopt;
     const Node& div = graph_.node(divide);
@@ -311,6 +307,12 @@ class Matcher {
     const NodeId reshape = sole_consumer(back);
     if (reshape == kNone || graph_.node(reshape).op != Op::kReshape) return std::nullopt;
     return Tail{product, reshape};
+  }
+
+  // Whether a scale is sqrt(h) (NaN is not: Attention would compute finite outputs).
+  static bool near_sqrt(std::optional<double> divisor, std::int64_t h) {
+    const double root = std::sqrt(static_cast<double>(h));
+    return divisor && std::abs(*divisor - root) <= 1e-6 * root;
   }
 
   // A fill at most this low masks a score out (exp underflows to 0 next to unmasked scores), as

@@ -4,6 +4,7 @@
 // [B, 1, S, S]; the ONNX export writes it with the contrib domain. A block whose intermediate
 // tensor is read elsewhere, or whose scale is not 1 / sqrt(h), is left as it is. (ONNX Runtime runs
 // the lowered exports of real models in tests/cli/torch_models_cli_test.cpp.)
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -95,4 +96,7 @@ TEST_CASE("Hugging Face-style self-attention becomes com.microsoft.Attention") {
 TEST_CASE("attention blocks whose tensors are read elsewhere, or scaled otherwise, stay") {
   CHECK(frontend::lower_for_onnxruntime(attention_graph({.leak_scores = true})).attention == 0);
   CHECK(frontend::lower_for_onnxruntime(attention_graph({.divisor = 3.0})).attention == 0);
+  // A NaN scale (every output NaN) passed the distance check and was lowered to Attention's own
+  // 1/sqrt(h): finite outputs (the hostile campaign's ONNX Runtime comparison).
+  CHECK(frontend::lower_for_onnxruntime(attention_graph({.divisor = std::nan("")})).attention == 0);
 }
