@@ -257,8 +257,8 @@ class Matcher {
     const auto epsilon =
         scalar_value(add_epsilon.inputs[add_epsilon.inputs[0].node == variance ? 1 : 0]);
     const NodeId root = sole_consumer(shifted);
-    if (!epsilon || !(*epsilon > 0 && std::isfinite(*epsilon)) || root == kNone || !opaque_of({root, 0}, "Sqrt") ||
-        sole_consumer(root) != divide)
+    if (!epsilon || !(*epsilon > 0 && std::isfinite(*epsilon)) || root == kNone ||
+        !opaque_of({root, 0}, "Sqrt") || sole_consumer(root) != divide)
       return std::nullopt;
     const Node& div = graph_.node(divide);
     if (div.inputs[0].node != centred || div.inputs[1].node != root || !single_use(divide))
