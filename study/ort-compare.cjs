@@ -6,7 +6,7 @@
 //
 // Usage: node ort-compare.cjs --ort DIR ORIGINAL.onnx OPTIMIZED.onnx
 //          [--input NAME=DTYPE:D1,D2,...[:FILL]]... [--tolerance T] [--rounds N] [--seed S]
-//          [--reference-level LEVEL]
+//          [--reference-level LEVEL] [--warmup N] [--batch N] [--compact]
 // DIR holds node_modules/onnxruntime-node. An input not given is an error (ONNX Runtime 1.20 does
 // not report input shapes). NAME ends at the last '=' (tensor names may hold ':'). DTYPE is float32, int64, int32 or bool; FILL gives every element one
 // value (e.g. a sample rate) instead of random ones in [-1, 1).
@@ -16,6 +16,8 @@
 // Runtime 1.20's Pad fusion miscomputes a Pad before an AveragePool with count_include_pad = 0
 // (what PyTorch writes for avg_pool2d(padding=1)), so a correct rewrite of such a file differs from
 // the original as ONNX Runtime optimizes it.
+// --warmup N runs each model N times before timing (default 0); --batch N times N runs per model
+// and round (for models of a few microseconds); --compact prints one line instead of the JSON.
 "use strict";
 const path = require("path");
 
@@ -25,7 +27,7 @@ function usage(message) {
 }
 
 function parseArgs(argv) {
-  const args = {inputs: [], tolerance: 1e-3, rounds: 15, seed: 1, models: []};
+  const args = {inputs: [], tolerance: 1e-3, rounds: 15, seed: 1, models: [], warmup: 0, batch: 1};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const value = () => {
@@ -38,12 +40,17 @@ function parseArgs(argv) {
     else if (a === "--rounds") args.rounds = Number(value());
     else if (a === "--seed") args.seed = Number(value());
     else if (a === "--reference-level") args.referenceLevel = value();
+    else if (a === "--warmup") args.warmup = Number(value());
+    else if (a === "--batch") args.batch = Number(value());
+    else if (a === "--compact") args.compact = true;
     else if (a.startsWith("--")) usage(`unknown option ${a}`);
     else args.models.push(a);
   }
   if (!args.ort) usage("--ort DIR is required");
   if (args.models.length !== 2) usage("give ORIGINAL.onnx and OPTIMIZED.onnx");
   if (!(args.rounds >= 1)) usage("--rounds must be at least 1");
+  if (!(args.warmup >= 0)) usage("--warmup must be at least 0");
+  if (!(args.batch >= 1)) usage("--batch must be at least 1");
   return args;
 }
 
@@ -86,6 +93,17 @@ function quartiles(values) {
     return s[lo] + (s[hi] - s[lo]) * (pos - lo);
   };
   return {q1: at(0.25), median: at(0.5), q3: at(0.75)};
+}
+
+// One line: agreement, the largest difference, and the medians and paired CPU-time quartiles.
+function compactLine(r) {
+  const q = r.paired_cpu_speedup_percent;
+  const diff = Math.max(...r.outputs.map((o) => o.max_abs_difference ?? Infinity));
+  const value = Math.max(...r.outputs.map((o) => o.max_abs_value ?? 0));
+  return `${r.passed ? "EQUAL" : "DIFFER"} maxdiff=${diff.toExponential(2)} (max|a|=${value.toFixed(2)})` +
+         ` rounds=${r.rounds}x${r.batch} orig_cpu_ms=${r.original_cpu_ms.median.toFixed(3)}` +
+         ` cand_cpu_ms=${r.optimized_cpu_ms.median.toFixed(3)}` +
+         ` paired_cpu_speedup% q1=${q.q1.toFixed(2)} med=${q.median.toFixed(2)} q3=${q.q3.toFixed(2)}\n`;
 }
 
 async function main() {
@@ -160,11 +178,13 @@ async function main() {
   // is timed by the wall clock and by the process's CPU time: ONNX Runtime runs it on one thread
   // here, so the CPU time is the run's own work, which other processes on a busy machine delay
   // but do not add to (the wall clock counts their turns too).
+  for (let w = 0; w < args.warmup; ++w)
+    for (const k of [0, 1]) await sessions[k].run(feedFor(sessions[k]));
   const times = [[], []], cpu = [[], []];
   for (let r = 0; r < args.rounds; ++r) {
     for (const k of r % 2 === 0 ? [0, 1] : [1, 0]) {
       const cpuStart = process.cpuUsage(), start = process.hrtime.bigint();
-      await sessions[k].run(feedFor(sessions[k]));
+      for (let b = 0; b < args.batch; ++b) await sessions[k].run(feedFor(sessions[k]));
       times[k].push(Number(process.hrtime.bigint() - start) / 1e6);
       const used = process.cpuUsage(cpuStart);
       cpu[k].push((used.user + used.system) / 1e3);
@@ -180,6 +200,7 @@ async function main() {
     onnxruntime: ort.env.versions,
     threads: 1,
     rounds: args.rounds,
+    batch: args.batch,
     original_ms: original,
     optimized_ms: optimized,
     optimized_over_original: quartiles(ratios),
@@ -193,7 +214,7 @@ async function main() {
     cpu_speedup_percent: 100 * (quartiles(cpu[0]).median / quartiles(cpu[1]).median - 1),
     paired_cpu_speedup_percent: quartiles(cpu[0].map((t, r) => 100 * (t / cpu[1][r] - 1))),
   };
-  process.stdout.write(JSON.stringify(report, null, 1) + "\n");
+  process.stdout.write(args.compact ? compactLine(report) : JSON.stringify(report, null, 1) + "\n");
   process.exit(passed ? 0 : 1);
 }
 

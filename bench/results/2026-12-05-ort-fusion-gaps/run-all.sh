@@ -3,5 +3,5 @@
 cd "$(dirname "$0")"; . ./inputs.sh
 for spec in "$@"; do
   IFS=: read id c rounds batch <<<"$spec"
-  echo "$id $c: $(COMPACT=1 node compare.cjs --ort "$MCTSAT_ONNXRUNTIME" models/$id.onnx cand/$id.$c.onnx $(inputs $id) --rounds $rounds --batch ${batch:-1} 2>&1)"
+  echo "$id $c: $(node ../../../study/ort-compare.cjs --compact --warmup 5 --tolerance 1e-4 --ort "$MCTSAT_ONNXRUNTIME" models/$id.onnx cand/$id.$c.onnx $(inputs $id) --rounds $rounds --batch ${batch:-1} 2>&1)"
 done
