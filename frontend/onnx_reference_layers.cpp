@@ -36,6 +36,42 @@ double rounded(double v, tensor::DType dtype) {
   return dtype == tensor::DType::kFloat32 ? static_cast<double>(static_cast<float>(v)) : v;
 }
 
+// What LSTM and GRU check alike: the inputs X, W and R, the layout, clip and activations we do
+// not support, the direction, the shapes of W and R for `gates` gates, and sequence_lens equal to
+// the sequence length. Y is allocated within `element_limit`.
+struct RecurrentLayer {
+  const OnnxValue& x;
+  const Tensor& w;
+  const Tensor& r;
+  std::string direction;
+  std::int64_t dirs, seq, batch, in, hidden;
+  Tensor y;
+};
+
+RecurrentLayer checked_recurrent_layer(const onnx::NodeProto& node, ReferenceInputs inputs,
+                                       std::int64_t element_limit, const char* op,
+                                       std::int64_t gates) {
+  const OnnxValue& x = required(inputs, 0, op);
+  const Tensor &w = required(inputs, 1, op).value, &r = required(inputs, 2, op).value;
+  if (onnx_attr::get_int(node, "layout", 0) != 0)
+    reject(fmt::format("{}: layout 1 is not supported", op));
+  if (onnx_attr::find(node, "clip") || onnx_attr::find(node, "activations"))
+    reject(fmt::format("{}: clip and other activations are not supported", op));
+  std::string direction = onnx_attr::get_string(node, "direction", "forward");
+  const std::int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  if (x.value.shape.size() != 3) reject(fmt::format("{}: X must be [seq, batch, input]", op));
+  const std::int64_t seq = x.value.shape[0], batch = x.value.shape[1], in = x.value.shape[2];
+  const std::int64_t hidden = onnx_attr::get_int(node, "hidden_size", r.shape.back());
+  if (w.shape != Shape{dirs, gates * hidden, in} || r.shape != Shape{dirs, gates * hidden, hidden})
+    reject(fmt::format("{}: W or R does not match hidden_size and the input", op));
+  if (const OnnxValue* lens = optional_input(inputs, 4))
+    for (double v : lens->value.data)
+      if (static_cast<std::int64_t>(v) != seq)
+        reject(fmt::format("{}: sequence_lens is not supported", op));
+  Tensor y = limited_tensor({seq, dirs, batch, hidden}, element_limit, op);
+  return {x, w, r, std::move(direction), dirs, seq, batch, in, hidden, std::move(y)};
+}
+
 }  // namespace
 
 ReferenceOutputs reference_conv(const onnx::NodeProto& node, ReferenceInputs inputs,
@@ -211,27 +247,18 @@ ReferenceOutputs reference_pool(const onnx::NodeProto& node, ReferenceInputs inp
 
 ReferenceOutputs reference_lstm(const onnx::NodeProto& node, ReferenceInputs inputs,
                                 std::int64_t element_limit) {
-  const OnnxValue& x = required(inputs, 0, "LSTM");
-  const Tensor &w = required(inputs, 1, "LSTM").value, &r = required(inputs, 2, "LSTM").value;
-  const OnnxValue *b = optional_input(inputs, 3), *lens = optional_input(inputs, 4),
-                  *h0 = optional_input(inputs, 5), *c0 = optional_input(inputs, 6),
-                  *p = optional_input(inputs, 7);
-  if (onnx_attr::get_int(node, "layout", 0) != 0) reject("LSTM: layout 1 is not supported");
   if (onnx_attr::get_int(node, "input_forget", 0) != 0)
     reject("LSTM: input_forget is not supported");
-  if (onnx_attr::find(node, "clip") || onnx_attr::find(node, "activations"))
-    reject("LSTM: clip and other activations are not supported");
-  const std::string direction = onnx_attr::get_string(node, "direction", "forward");
-  const std::int64_t dirs = direction == "bidirectional" ? 2 : 1;
-  if (x.value.shape.size() != 3) reject("LSTM: X must be [seq, batch, input]");
-  const std::int64_t seq = x.value.shape[0], batch = x.value.shape[1], in = x.value.shape[2];
-  const std::int64_t hidden = onnx_attr::get_int(node, "hidden_size", r.shape.back());
-  if (w.shape != Shape{dirs, 4 * hidden, in} || r.shape != Shape{dirs, 4 * hidden, hidden})
-    reject("LSTM: W or R does not match hidden_size and the input");
-  if (lens)
-    for (double v : lens->value.data)
-      if (static_cast<std::int64_t>(v) != seq) reject("LSTM: sequence_lens is not supported");
-  Tensor y = limited_tensor({seq, dirs, batch, hidden}, element_limit, "LSTM");
+  RecurrentLayer layer = checked_recurrent_layer(node, inputs, element_limit, "LSTM", 4);
+  // Plain references, not a structured binding: the lambdas below capture them.
+  const OnnxValue& x = layer.x;
+  const Tensor &w = layer.w, &r = layer.r;
+  const std::string& direction = layer.direction;
+  const std::int64_t dirs = layer.dirs, seq = layer.seq, batch = layer.batch, in = layer.in,
+                     hidden = layer.hidden;
+  Tensor& y = layer.y;
+  const OnnxValue *b = optional_input(inputs, 3), *h0 = optional_input(inputs, 5),
+                  *c0 = optional_input(inputs, 6), *p = optional_input(inputs, 7);
   Tensor y_h({dirs, batch, hidden}), y_c({dirs, batch, hidden});
   auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
   for (std::int64_t d = 0; d < dirs; ++d) {
@@ -349,25 +376,16 @@ ReferenceOutputs reference_layer_norm(const onnx::NodeProto& node, ReferenceInpu
 
 ReferenceOutputs reference_gru(const onnx::NodeProto& node, ReferenceInputs inputs,
                                std::int64_t element_limit) {
-  const OnnxValue& x = required(inputs, 0, "GRU");
-  const Tensor &w = required(inputs, 1, "GRU").value, &r = required(inputs, 2, "GRU").value;
-  const OnnxValue *b = optional_input(inputs, 3), *lens = optional_input(inputs, 4),
-                  *h0 = optional_input(inputs, 5);
-  if (onnx_attr::get_int(node, "layout", 0) != 0) reject("GRU: layout 1 is not supported");
-  if (onnx_attr::find(node, "clip") || onnx_attr::find(node, "activations"))
-    reject("GRU: clip and other activations are not supported");
+  RecurrentLayer layer = checked_recurrent_layer(node, inputs, element_limit, "GRU", 3);
+  // Plain references, not a structured binding: the lambdas below capture them.
+  const OnnxValue& x = layer.x;
+  const Tensor &w = layer.w, &r = layer.r;
+  const std::string& direction = layer.direction;
+  const std::int64_t dirs = layer.dirs, seq = layer.seq, batch = layer.batch, in = layer.in,
+                     hidden = layer.hidden;
+  Tensor& y = layer.y;
+  const OnnxValue *b = optional_input(inputs, 3), *h0 = optional_input(inputs, 5);
   const bool linear_before_reset = onnx_attr::get_int(node, "linear_before_reset", 0) != 0;
-  const std::string direction = onnx_attr::get_string(node, "direction", "forward");
-  const std::int64_t dirs = direction == "bidirectional" ? 2 : 1;
-  if (x.value.shape.size() != 3) reject("GRU: X must be [seq, batch, input]");
-  const std::int64_t seq = x.value.shape[0], batch = x.value.shape[1], in = x.value.shape[2];
-  const std::int64_t hidden = onnx_attr::get_int(node, "hidden_size", r.shape.back());
-  if (w.shape != Shape{dirs, 3 * hidden, in} || r.shape != Shape{dirs, 3 * hidden, hidden})
-    reject("GRU: W or R does not match hidden_size and the input");
-  if (lens)
-    for (double v : lens->value.data)
-      if (static_cast<std::int64_t>(v) != seq) reject("GRU: sequence_lens is not supported");
-  Tensor y = limited_tensor({seq, dirs, batch, hidden}, element_limit, "GRU");
   Tensor y_h({dirs, batch, hidden});
   auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
   for (std::int64_t d = 0; d < dirs; ++d) {
