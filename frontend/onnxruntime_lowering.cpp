@@ -59,9 +59,13 @@ struct SkipNormBlock {
 
 class Matcher {
  public:
-  explicit Matcher(const Graph& graph) : graph_(graph), consumers_(graph.size()) {
+  explicit Matcher(const Graph& graph)
+      : graph_(graph), consumers_(graph.size()), readers_(graph.size()) {
     for (NodeId id = 0; id < graph.size(); ++id)
-      for (const TensorRef& in : graph.node(id).inputs) ++consumers_[in.node];
+      for (const TensorRef& in : graph.node(id).inputs) {
+        ++consumers_[in.node];
+        readers_[in.node].push_back(id);
+      }
     for (const auto& out : graph.outputs()) ++consumers_[out.tensor.node];
   }
 
@@ -239,9 +243,7 @@ class Matcher {
         consumers_[centred] != 2)
       return std::nullopt;
     NodeId square = kNone, divide = kNone;
-    for (NodeId id = 0; id < graph_.size(); ++id)
-      for (const TensorRef& in : graph_.node(id).inputs)
-        if (in.node == centred) (graph_.node(id).op == Op::kEwDiv ? divide : square) = id;
+    for (NodeId id : readers_[centred]) (graph_.node(id).op == Op::kEwDiv ? divide : square) = id;
     if (square == kNone || divide == kNone || !opaque_of({square, 0}, "Pow") ||
         graph_.node(square).inputs.size() != 2 || graph_.node(square).inputs[0].node != centred ||
         scalar_value(graph_.node(square).inputs[1]) != 2.0 || !single_use(square))
@@ -343,11 +345,8 @@ class Matcher {
   bool single_use(NodeId id) const { return consumers_[id] == 1; }
 
   NodeId sole_consumer(NodeId id) const {
-    if (!single_use(id)) return kNone;
-    for (NodeId other = 0; other < graph_.size(); ++other)
-      for (const TensorRef& in : graph_.node(other).inputs)
-        if (in.node == id) return other;
-    return kNone;  // a graph output
+    if (!single_use(id) || readers_[id].empty()) return kNone;  // none, several, or an output
+    return readers_[id].front();
   }
 
   bool is_transpose(NodeId id, const std::vector<std::int64_t>& perm) const {
@@ -444,7 +443,8 @@ class Matcher {
   }
 
   const Graph& graph_;
-  std::vector<std::size_t> consumers_;
+  std::vector<std::size_t> consumers_;        // per node: its reads, graph outputs included
+  std::vector<std::vector<NodeId>> readers_;  // per node: the nodes reading it, once per input
 };
 
 // Writes the matched blocks into a copy of the graph: per block the packed weight and bias, the
