@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -61,6 +62,34 @@ struct Scratch {
 
   std::filesystem::path dir;
 };
+
+// A path as one shell word (the tests' paths hold no single quote).
+inline std::string shell_quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
+// Runs study/ort-compare.cjs with the ONNX Runtime of `ort_dir` on `original` and `candidate`,
+// one round, fed `inputs` (NAME=DTYPE:DIMS[:FILL]); `options` are more of its options. Checks that
+// both gave the same outputs (exit 0, "passed") and returns its JSON report.
+inline nlohmann::json check_onnxruntime_agrees(const std::filesystem::path& ort_dir,
+                                               const std::filesystem::path& original,
+                                               const std::filesystem::path& candidate,
+                                               const std::vector<std::string>& inputs,
+                                               const std::string& options = "") {
+  const std::filesystem::path script =
+      std::filesystem::path(MCTSAT_SOURCE_DIR) / "study" / "ort-compare.cjs";
+  std::string command = "node " + shell_quoted(script) + " --ort " + shell_quoted(ort_dir) +
+                        " --rounds 1 " + options + " " + shell_quoted(original) + " " +
+                        shell_quoted(candidate);
+  for (const std::string& input : inputs) command += " --input '" + input + "'";
+  const CliResult r = run_shell(command);
+  INFO(r.output);
+  CHECK(r.status == 0);
+  const auto report = nlohmann::json::parse(r.output, nullptr, false);
+  REQUIRE(!report.is_discarded());
+  CHECK(report["passed"] == true);
+  return report;
+}
 
 inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

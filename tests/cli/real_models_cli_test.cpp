@@ -26,7 +26,6 @@ namespace {
 const fs::path kModelsDir = MCTSAT_REAL_MODELS_DIR;
 const fs::path kOrtDir = MCTSAT_ONNXRUNTIME_DIR;
 const fs::path kData = fs::path(MCTSAT_SOURCE_DIR) / "tests" / "data";
-const fs::path kOrtCompare = fs::path(MCTSAT_SOURCE_DIR) / "study" / "ort-compare.cjs";
 
 struct RealModel {
   std::string id, package, file, license, exporter, kind;
@@ -63,10 +62,6 @@ std::vector<RealModel> corpus() {
   return models;
 }
 
-std::string shell_arg(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
 }  // namespace
 
 TEST_CASE("the corpus and ONNX Runtime are present (or the test skips, saying why)") {
@@ -86,34 +81,27 @@ TEST_CASE("every corpus model imports, round-trips and optimizes; ONNX Runtime a
     CAPTURE(model.id);
     const std::string options = model.options.empty() ? "" : " " + model.options;
     // The model options last: --input-shape and --input-value take every value after them.
-    const std::string in = shell_arg(model.path());
+    const std::string in = shell_quoted(model.path());
     const std::string original = operator_line(in + options);
 
     // Export, import back: the same operators.
     const std::string exported = scratch.file(model.id + ".onnx");
-    const CliResult converted = run_mctsat("convert " + in + " " + shell_arg(exported) + options);
+    const CliResult converted =
+        run_mctsat("convert " + in + " " + shell_quoted(exported) + options);
     REQUIRE_MESSAGE(converted.status == 0, converted.output);
-    CHECK(operator_line(shell_arg(exported)) == original);
+    CHECK(operator_line(shell_quoted(exported)) == original);
 
     // Graph JSON round trip, checked numerically.
     const std::string json = scratch.file(model.id + ".json");
     require_check_passed(
-        run_mctsat("convert " + in + " " + shell_arg(json) + " --check" + options));
-    CHECK(operator_line(shell_arg(json)) == original);
+        run_mctsat("convert " + in + " " + shell_quoted(json) + " --check" + options));
+    CHECK(operator_line(shell_quoted(json)) == original);
 
     // Optimize (greedy keeps the test short; the strategies are tested elsewhere) with the
     // numeric check, then run the original and the optimized model in ONNX Runtime.
     const std::string optimized = scratch.file(model.id + "-optimized.onnx");
     require_check_passed(run_mctsat("optimize " + in + " --strategy greedy --check -o " +
-                                    shell_arg(optimized) + options));
-    std::string ort = "node " + shell_arg(kOrtCompare) + " --ort " + shell_arg(kOrtDir) +
-                      " --rounds 3 " + shell_arg(model.path()) + " " + shell_arg(optimized);
-    for (const auto& input : model.ort_inputs) ort += " --input '" + input + "'";
-    const CliResult compared = run_shell(ort);
-    INFO(compared.output);
-    CHECK(compared.status == 0);
-    const auto report = nlohmann::json::parse(compared.output, nullptr, false);
-    REQUIRE(!report.is_discarded());
-    CHECK(report["passed"] == true);
+                                    shell_quoted(optimized) + options));
+    check_onnxruntime_agrees(kOrtDir, model.path(), optimized, model.ort_inputs);
   }
 }

@@ -29,7 +29,6 @@ namespace {
 const fs::path kModelsDir = MCTSAT_TORCH_MODELS_DIR;
 const fs::path kOrtDir = MCTSAT_ONNXRUNTIME_DIR;
 const fs::path kManifest = fs::path(MCTSAT_SOURCE_DIR) / "tests" / "data" / "torch-models.tsv";
-const fs::path kOrtCompare = fs::path(MCTSAT_SOURCE_DIR) / "study" / "ort-compare.cjs";
 
 struct TorchModel {
   std::string id, group;
@@ -72,10 +71,6 @@ std::vector<TorchModel> manifest() {
   return models;
 }
 
-std::string quoted(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
 }  // namespace
 
 TEST_CASE("the manifest: 20+ models, 5+ transformers, 8+ CNNs, 2+ recurrent, a fast subset") {
@@ -104,24 +99,16 @@ TEST_CASE("the fast PyTorch models import, optimize with --check, export, and ag
     REQUIRE_MESSAGE(fs::exists(model.path()), model.path().string());
     const std::string options = model.shape_options();
     // Imports (`show` prints its operators).
-    CHECK(!operator_line(quoted(model.path()) + options).empty());
+    CHECK(!operator_line(shell_quoted(model.path()) + options).empty());
     // Optimizes (greedy keeps the test short; the strategies are tested elsewhere) with the
     // numeric check, and writes ONNX.
     const fs::path optimized = scratch.dir / (model.id + "-optimized.onnx");
-    require_check_passed(run_mctsat("optimize " + quoted(model.path()) +
-                                    " --strategy greedy --check -o " + quoted(optimized) +
+    require_check_passed(run_mctsat("optimize " + shell_quoted(model.path()) +
+                                    " --strategy greedy --check -o " + shell_quoted(optimized) +
                                     options));
     // ONNX Runtime runs both files on the same inputs: equal outputs.
-    std::string ort = "node " + quoted(kOrtCompare) + " --ort " + quoted(kOrtDir) +
-                      " --rounds 1 --reference-level disabled " + quoted(model.path()) + " " +
-                      quoted(optimized);
-    for (const std::string& input : model.inputs) ort += " --input '" + input + "'";
-    const CliResult compared = run_shell(ort);
-    INFO(compared.output);
-    CHECK(compared.status == 0);
-    const auto report = nlohmann::json::parse(compared.output, nullptr, false);
-    REQUIRE(!report.is_discarded());
-    CHECK(report["passed"] == true);
+    check_onnxruntime_agrees(kOrtDir, model.path(), optimized, model.inputs,
+                             "--reference-level disabled");
   }
 }
 
@@ -143,9 +130,9 @@ TEST_CASE("--onnx-ops onnxruntime writes ONNX Runtime's Attention and SkipLayerN
         std::find_if(models.begin(), models.end(), [&](const TorchModel& m) { return m.id == id; });
     REQUIRE(model != models.end());
     const fs::path lowered = scratch.dir / (model->id + "-onnxruntime.onnx");
-    const CliResult optimized =
-        run_mctsat("optimize " + quoted(model->path()) + " --strategy greedy --guard off -o " +
-                   quoted(lowered) + " --onnx-ops onnxruntime --json" + model->shape_options());
+    const CliResult optimized = run_mctsat(
+        "optimize " + shell_quoted(model->path()) + " --strategy greedy --guard off -o " +
+        shell_quoted(lowered) + " --onnx-ops onnxruntime --json" + model->shape_options());
     REQUIRE_MESSAGE(optimized.status == 0, optimized.output);
     const auto report = nlohmann::json::parse(optimized.output);
     CHECK(report["lowering"]["attention"] == 1);
@@ -156,16 +143,11 @@ TEST_CASE("--onnx-ops onnxruntime writes ONNX Runtime's Attention and SkipLayerN
     // ONNX Runtime runs the contrib operator: the original's outputs, with the mask's flags all
     // set and all clear.
     for (const char* flags : {":1", ":0"}) {
-      std::string ort = "node " + quoted(kOrtCompare) + " --ort " + quoted(kOrtDir) +
-                        " --rounds 1 --reference-level disabled " + quoted(model->path()) + " " +
-                        quoted(lowered);
-      for (std::string input : model->inputs) {
+      std::vector<std::string> inputs = model->inputs;
+      for (std::string& input : inputs)
         if (input.starts_with("attention_mask=")) input = input.substr(0, input.rfind(':')) + flags;
-        ort += " --input '" + input + "'";
-      }
-      const CliResult compared = run_shell(ort);
-      INFO(compared.output);
-      CHECK(compared.status == 0);
+      check_onnxruntime_agrees(kOrtDir, model->path(), lowered, inputs,
+                               "--reference-level disabled");
     }
   }
 }
