@@ -82,6 +82,22 @@ void check_value_names(const onnx::GraphProto& graph, const std::string& file,
                   SourceLocation::at(file));
 }
 
+// Drops the value_info entries whose type is not fully static: ONNX shape inference keeps an
+// existing entry rather than refine it, so a tensor typed without a shape in one round (its
+// inputs not yet folded) would stay so after folding gives it one (Swin's shifted-window mask).
+void drop_partial_value_info(onnx::GraphProto& graph) {
+  auto* infos = graph.mutable_value_info();
+  auto partial = [](const onnx::ValueInfoProto& info) {
+    if (!info.type().has_tensor_type()) return false;
+    const auto& tensor = info.type().tensor_type();
+    if (!tensor.has_shape()) return true;
+    for (const auto& dim : tensor.shape().dim())
+      if (!dim.has_dim_value()) return true;
+    return false;
+  };
+  infos->erase(std::remove_if(infos->begin(), infos->end(), partial), infos->end());
+}
+
 }  // namespace
 
 OnnxImporter::OnnxImporter(onnx::ModelProto model, std::string file)
@@ -133,6 +149,7 @@ void OnnxImporter::check_and_infer() {
   check_onnx_attributes(model_.graph(), file_);
   check_value_names(model_.graph(), file_, {});
   auto infer_shapes = [&] {
+    drop_partial_value_info(*model_.mutable_graph());
     try {
       onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(),
                                          onnx::ShapeInferenceOptions(false, 0, true));
@@ -391,7 +408,7 @@ void OnnxImporter::add_opaque(const onnx::NodeProto& node) {
 // A mapping must give the types ONNX infers (where it infers them).
 void OnnxImporter::check_outputs(const onnx::NodeProto& node) const {
   for (const auto& out : node.output()) {
-    if (out.empty()) continue;
+    if (out.empty() || readers(out) == 0) continue;  // named, but nothing reads it
     const auto ours = tensors_.find(out);
     if (ours == tensors_.end())
       fail(fmt::format("the mapping of {} left output '{}' unbound", node.op_type(), out));

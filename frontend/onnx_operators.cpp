@@ -87,11 +87,19 @@ bool map_identity(OnnxImporter& im, const OnnxNode& node, std::string&) {
 }
 
 bool map_dropout(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
-  if (has_output(node, 1)) return fail_with(reason, "the mask output is used");
+  // PyTorch names the mask output even when nothing reads it.
+  if (has_output(node, 1) && im.readers(node.output(1)) > 0)
+    return fail_with(reason, "the mask output is read");
+  // Inference, or training with a ratio of 0 (torchvision's Swin exports attention dropout so):
+  // the output is the input either way.
   if (has_input(node, 2)) {
     const auto training = im.constant(node.input(2));
-    if (!training || training->data.empty() || training->data[0] != 0)
-      return fail_with(reason, "training mode");
+    if (!training || training->data.empty()) return fail_with(reason, "training mode not constant");
+    if (training->data[0] != 0) {
+      const auto ratio = has_input(node, 1) ? im.constant(node.input(1)) : nullptr;
+      if (!ratio || ratio->data.size() != 1 || ratio->data[0] != 0)
+        return fail_with(reason, "training mode with a ratio other than 0");
+    }
   }
   im.bind(node.output(0), im.add1(Op::kDropout, {im.tensor(node.input(0))}, {}, im.node_name()));
   return true;

@@ -401,3 +401,34 @@ TEST_CASE("the reference Conv (any rank) and LSTM follow the ONNX specification"
   CHECK(out[1]->value.data[0] == doctest::Approx(0.5 * std::tanh(c)));
   CHECK(out[0]->value.shape == tensor::Shape{1, 1, 1, 1});
 }
+
+TEST_CASE("Dropout in training mode with a ratio of 0 and an unread mask is the identity") {
+  // What torchvision's Swin exports for its attention dropout.
+  for (const float ratio : {0.0f, 0.5f}) {
+    CAPTURE(ratio);
+    onnx::ModelProto model = model_shell(13);
+    onnx::GraphProto& g = *model.mutable_graph();
+    add_value_info(g.add_input(), "x", {2, 3});
+    add_constant(g, "ratio", onnx::TensorProto::FLOAT, {}, {ratio});
+    auto* training = add_node(g, "Constant", {}, {"training"});
+    auto* attr = training->add_attribute();
+    attr->set_name("value");
+    attr->set_type(onnx::AttributeProto::TENSOR);
+    attr->mutable_t()->set_data_type(onnx::TensorProto::BOOL);
+    attr->mutable_t()->add_int32_data(1);
+    add_node(g, "Dropout", {"x", "ratio", "training"}, {"y", "mask"});
+    add_node(g, "Relu", {"y"}, {"out"});
+    add_value_info(g.add_output(), "out", {2, 3});
+    const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(model), "dropout.onnx");
+    if (ratio == 0.0f) {
+      CHECK(count_op(graph, Op::kOpaque) == 0);
+      CHECK(count_op(graph, Op::kDropout) == 1);
+      const tensor::Tensor x = iota_tensor({2, 3});
+      const auto out = tensor::interpret(graph, {{"x", x}});
+      for (std::size_t i = 0; i < x.data.size(); ++i)
+        CHECK(out[0].data[i] == std::max(x.data[i], 0.0));
+    } else {
+      CHECK(count_op(graph, Op::kOpaque) == 1);  // a real dropout stays opaque
+    }
+  }
+}
