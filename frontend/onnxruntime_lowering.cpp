@@ -36,7 +36,7 @@ struct AttentionBlock {
   // The query, key and value weights ([H, N*h], with values) and biases ([N*h]) to pack, or one
   // packed weight [H, 3*N*h] and bias [3*N*h].
   std::vector<NodeId> weights, biases;
-  std::optional<TensorRef> mask;  // additive, broadcast to [B, N, S, S]
+  std::optional<TensorRef> mask;  // additive, broadcast to [B, N, S, S] (and expanded to it)
   // Or Hugging Face's mask from token flags, (1 - flags[B, S]) * filter: the flags themselves.
   std::optional<TensorRef> flags;
   double filter = 0;
@@ -478,7 +478,9 @@ class Rewriter {
       names.push_back("mask_index");
     } else if (block.mask) {
       const tensor::Shape m = graph_.type_of(*block.mask).shape;
-      const tensor::Shape full = {m[0], m[1], x[1], x[1]};
+      // ONNX Runtime 1.20's CPU Attention reads attention_bias as [B, N, S, S] when B > 1 (a
+      // [B, 1, S, S] bias gave other outputs at batch 2): the mask is expanded to the full shape.
+      const tensor::Shape full = {x[0], block.heads, x[1], x[1]};
       inputs.push_back(m == full ? *block.mask : expand(base + "/mask", *block.mask, full));
       names.insert(names.end(), {"", "", "attention_bias"});
     }

@@ -7,7 +7,7 @@
 // - Hugging Face-style: three projections of x (`ewadd(matmul(x, W), b)`, W and b weights with
 //   values), each reshaped to [B, S, N, h] and transposed (key to [B, N, h, S]), the scores divided
 //   by sqrt(h), plus an optional mask, softmax over the last axis, times the values, transposed
-//   back and reshaped to [B, S, N*h]. An additive float mask is expanded to [B|1, N|1, S, S] as the
+//   back and reshaped to [B, S, N*h]. An additive float mask is expanded to [B, N, S, S] as the
 //   attention_bias; one made from token flags, (1 - float(flags[B, S])) * c, passes the flags as
 //   int32 mask_index with mask_filter_value c; GPT-2's causal where(lower-triangular ones, scores,
 //   fill <= -1e4) sets unidirectional.
