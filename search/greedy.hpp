@@ -16,9 +16,8 @@
 
 namespace mctsat::search {
 
-struct GreedyOptions {
-  std::size_t node_limit = 2'000;
-  std::size_t max_steps = 200;
+// With the planners' step and e-node limits (PlanLimits: max_steps, node_limit), as mcts's.
+struct GreedyOptions : PlanLimits {
   ProgressCallback progress;  // after each committed rule
 };
 

@@ -84,14 +84,13 @@ struct MctsStep;
 // false stops the search there (StopReason::kStopped).
 using StepHook = std::function<bool(const MctsStep& step, std::size_t step_number)>;
 
-struct MctsOptions {
+// With the planners' step and e-node limits (PlanLimits: max_steps, node_limit).
+struct MctsOptions : PlanLimits {
   std::size_t simulations = 128;  // per planning step
   std::size_t rollout_depth = 10;
   double gamma = 0.99;
   double exploration = 2.0;         // c in the UCT bonus
   double expand_probability = 0.5;  // below the root, once a child has been visited
-  std::size_t max_steps = 200;      // planning steps
-  std::size_t node_limit = 5'000;   // e-nodes
   bool stop_without_gain = true;    // stop when the best root action's mean value is 0
   bool best_state = false;          // return the cheapest committed state, not the last
   TieBreak tie_break = TieBreak::kVisits;

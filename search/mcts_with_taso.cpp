@@ -15,10 +15,9 @@
 
 namespace mctsat::search {
 
-MctsWithTaso::MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoGraph taso_graph,
-                           std::size_t taso_patience)
-    : mcts_(std::move(mcts)), taso_(std::move(taso)), taso_graph_(taso_graph) {
-  taso_.patience = taso_patience;
+MctsWithTaso::MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoPass pass)
+    : mcts_(std::move(mcts)), taso_(std::move(taso)), taso_graph_(pass.graph) {
+  taso_.patience = pass.patience;
 }
 
 StrategyResult MctsWithTaso::run(const tensor::Graph& graph, const SearchContext& context) const {

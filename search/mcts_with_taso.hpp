@@ -29,6 +29,14 @@ enum class TasoGraph { kNone, kSeed, kFinal };
 inline constexpr EnumNames<TasoGraph, 3> kTasoGraphNames{
     {{TasoGraph::kNone, "none"}, {TasoGraph::kSeed, "seed"}, {TasoGraph::kFinal, "final"}}};
 
+// TASO's pass in the pipeline: the registry's taso_graph and taso_patience, declared here once.
+// The pass's other settings are the taso options (budget, alpha, max_ops_factor). Its patience is
+// the pass's own: the taso strategy, as TASO, runs without one (TasoOptions::patience stays 0).
+struct TasoPass {
+  TasoGraph graph = TasoGraph::kFinal;
+  std::size_t patience = 100;  // explored graphs without a new best graph (0: none)
+};
+
 class MctsWithTaso final : public Strategy {
  public:
   static constexpr StrategyTraits kTraits{.name = "mcts",
@@ -39,8 +47,8 @@ class MctsWithTaso final : public Strategy {
                                           .commits_rules = true,
                                           .step_hooks = true};
 
-  // `taso_patience` replaces taso.patience for TASO's pass (TasoOptions::patience; 0: none).
-  MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoGraph taso_graph, std::size_t taso_patience);
+  // TASO's pass runs with `taso`, its patience replaced by the pass's.
+  MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoPass pass);
   const StrategyTraits& traits() const override { return kTraits; }
   // Record: "mcts" (search_records.hpp), and "taso" when TASO's pass ran.
   StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override;

@@ -29,12 +29,9 @@ struct OptimizeOptions {
   extract::ExtractorOptions extractor;  // both extractors'
   SearchLimits limits;
   EqsatOptions eqsat;
-  MctsOptions mcts;  // greedy reads its node and step limits
-  TasoOptions taso;
-  TasoGraph taso_graph = TasoGraph::kFinal;  // mcts: where TASO's pass joins (mcts_with_taso.hpp)
-  // mcts with a taso graph: the patience of its TASO pass (TasoOptions::patience; 0: none). The
-  // taso strategy itself runs without patience, as TASO does.
-  std::size_t taso_patience = 100;
+  MctsOptions mcts;    // greedy reads its PlanLimits (step and e-node limits)
+  TasoOptions taso;    // the taso strategy's, and mcts's TASO pass's
+  TasoPass taso_pass;  // mcts: where TASO's pass joins and its patience (mcts_with_taso.hpp)
   // A graph of more than twice this many operators is searched by regions of at most this many
   // (region_search.hpp); 0: always whole.
   std::size_t region_ops = 200;

@@ -87,7 +87,7 @@ constexpr double kMaxNodeLimit = 4294967295.0;
 
 std::vector<OptionSpec> make_registry() {
   const std::vector<S> all, planners{S::kMcts, S::kGreedy}, mcts{S::kMcts}, eqsat{S::kEqsat},
-      taso{S::kTaso}, egraphs{S::kEqsat, S::kMcts, S::kGreedy},
+      taso_pass{S::kMcts, S::kTaso}, egraphs{S::kEqsat, S::kMcts, S::kGreedy},
       threaded{S::kEqsat, S::kMcts, S::kTaso};
   std::vector<OptionSpec> r;
   r.push_back(choice(
@@ -251,19 +251,19 @@ std::vector<OptionSpec> make_registry() {
   r.push_back(real(
       "taso.alpha", "--alpha",
       "taso (and mcts with --taso-graph): accept candidates below alpha x the best cost",
-      +[](OptimizeOptions& o) -> double& { return o.taso.alpha; }, 1, false, 10, taso));
+      +[](OptimizeOptions& o) -> double& { return o.taso.alpha; }, 1, false, 10, taso_pass));
   r.push_back(choice(
       "taso_graph", "--taso-graph",
       "mcts: also run taso (--budget, --alpha; at most half the time budget) and add its best "
       "graph to the initial e-graph (seed: taso runs first) or to the final one (final: taso runs "
       "beside the tree search, sharing its threads, with half the memory limit); the result is "
       "then never worse than taso's (none: do not run it)",
-      kTasoGraphNames, +[](OptimizeOptions& o) -> TasoGraph& { return o.taso_graph; }, mcts));
+      kTasoGraphNames, +[](OptimizeOptions& o) -> TasoGraph& { return o.taso_pass.graph; }, mcts));
   r.push_back(count(
       "taso_patience", "--taso-patience",
       "mcts with --taso-graph: stop its taso pass after this many explored graphs without a new "
       "best graph (0: never; the taso strategy itself has no patience)",
-      +[](OptimizeOptions& o) -> std::size_t& { return o.taso_patience; }, 0, mcts));
+      +[](OptimizeOptions& o) -> std::size_t& { return o.taso_pass.patience; }, 0, mcts));
   r.push_back(count(
       "region_ops", "--region-ops",
       "A graph of more than twice this many operators is cut between layers into regions of at "
@@ -273,11 +273,13 @@ std::vector<OptionSpec> make_registry() {
   r.back().id_only_if_set = true;
   r.push_back(count(
       "taso.budget", "--budget", "taso (and mcts with --taso-graph): graphs to explore",
-      +[](OptimizeOptions& o) -> std::size_t& { return o.taso.budget; }, 1, taso));
+      +[](OptimizeOptions& o) -> std::size_t& { return o.taso.budget; }, 1, taso_pass));
   r.push_back(real(
       "taso.max_ops_factor", "--max-ops-factor",
-      "taso: reject candidates with more operators than this x the input's",
-      +[](OptimizeOptions& o) -> double& { return o.taso.max_ops_factor; }, 0, true, 1e6, taso));
+      "taso (and mcts with --taso-graph): reject candidates with more operators than this x the "
+      "input's",
+      +[](OptimizeOptions& o) -> double& { return o.taso.max_ops_factor; }, 0, true, 1e6,
+      taso_pass));
   return r;
 }
 

@@ -15,7 +15,8 @@
 namespace mctsat::search {
 
 struct StepOptions {
-  std::size_t node_limit = 2'000;
+  // The e-nodes the step may grow the e-graph to: the strategy's limit (no default of its own).
+  std::size_t node_limit = std::numeric_limits<std::size_t>::max();
   // The e-graph's bytes (egraph::EGraph::memory_bytes) the step may grow it to; the matches held
   // during the step share what the e-graph leaves of it.
   std::size_t memory_bytes = std::numeric_limits<std::size_t>::max();

@@ -1,8 +1,7 @@
 // The limits every strategy honours, declared once: the search's wall-clock budget, its work
 // budget (mcts and taso), the memory its e-graphs may take, its worker threads and TENSAT's cycle
-// filter. Node and step limits
-// differ by strategy (saturation's default e-node limit is TENSAT's 50,000, the planners' 5,000)
-// and live in the strategies' own options.
+// filter; and the planners' step and e-node limits (PlanLimits), which mcts and greedy share.
+// Saturation's e-node limit is its own option (EqsatOptions: TENSAT's 50,000 by default).
 #pragma once
 
 #include <cstddef>
@@ -20,6 +19,13 @@ struct SearchLimits {
   std::size_t memory_bytes = std::numeric_limits<std::size_t>::max();
   std::size_t threads = 1;  // eqsat: rule matching; mcts: simulations; taso: candidates
   bool cycle_filter = true;
+};
+
+// The planners' limits, read by mcts and greedy (the registry's mcts.max_steps and
+// mcts.node_limit): the one declaration of their defaults.
+struct PlanLimits {
+  std::size_t max_steps = 200;     // planning steps (committed rules)
+  std::size_t node_limit = 5'000;  // e-nodes
 };
 
 }  // namespace mctsat::search

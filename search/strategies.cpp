@@ -60,10 +60,7 @@ class GreedyStrategy final : public Strategy {
                                           .seeded = false,
                                           .commits_rules = true};
 
-  explicit GreedyStrategy(const MctsOptions& mcts) {
-    options_.node_limit = mcts.node_limit;
-    options_.max_steps = mcts.max_steps;
-  }
+  explicit GreedyStrategy(const PlanLimits& limits) { static_cast<PlanLimits&>(options_) = limits; }
   const StrategyTraits& traits() const override { return kTraits; }
 
   StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override {
@@ -120,8 +117,7 @@ std::unique_ptr<Strategy> make_strategy(const OptimizeOptions& options) {
     case StrategyKind::kEqsat:
       return std::make_unique<EqsatStrategy>(options.eqsat);
     case StrategyKind::kMcts:
-      return std::make_unique<MctsWithTaso>(options.mcts, options.taso, options.taso_graph,
-                                            options.taso_patience);
+      return std::make_unique<MctsWithTaso>(options.mcts, options.taso, options.taso_pass);
     case StrategyKind::kGreedy:
       return std::make_unique<GreedyStrategy>(options.mcts);
     case StrategyKind::kTaso:

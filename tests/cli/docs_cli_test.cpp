@@ -142,8 +142,9 @@ TEST_CASE("the relative links of README.md, docs/ and examples/ lead to files an
   const std::set<std::string> pending = {"docs/limits.md"};
   static const std::regex link(R"(\]\(([^)#\s]*)(#[^)\s]*)?\))");
   std::size_t checked = 0;
-  for (const char* page : {"README.md", "docs/cli.md", "docs/dsl.md", "docs/results.md",
-                           "docs/architecture.md", "docs/models.md", "examples/README.md"}) {
+  for (const char* page :
+       {"README.md", "docs/cli.md", "docs/dsl.md", "docs/results.md", "docs/architecture.md",
+        "docs/models.md", "docs/extending.md", "examples/README.md"}) {
     const std::string text = read_text(source(page));
     for (auto it = std::sregex_iterator(text.begin(), text.end(), link);
          it != std::sregex_iterator(); ++it) {
@@ -299,7 +300,8 @@ TEST_CASE("the runnable commands of docs/ succeed") {
   CHECK(total >= 10);
 }
 
-TEST_CASE("the rule files README.md and docs/dsl.md show pass `mctsat rules check`") {
+TEST_CASE("the rule files README.md and docs/ show pass `mctsat rules check`") {
   CHECK(check_page_rule_files("README.md") == 1);
   CHECK(check_page_rule_files("docs/dsl.md") == 1);
+  CHECK(check_page_rule_files("docs/extending.md") == 1);
 }

@@ -19,7 +19,7 @@ search::OptimizeOptions small_search() {
   options.mcts.simulations = 16;
   options.mcts.max_steps = 4;
   options.mcts.rollout_depth = 4;
-  options.taso_graph = search::TasoGraph::kNone;
+  options.taso_pass.graph = search::TasoGraph::kNone;
   return options;
 }
 

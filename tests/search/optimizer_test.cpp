@@ -56,7 +56,7 @@ search::OptimizeOptions base_options(const std::string& strategy) {
   options.final_extract = extract::ExtractorKind::kIlp;
   options.mcts.simulations = 16;
   options.mcts.seed = 7;
-  options.taso_graph = search::TasoGraph::kNone;  // the tree search alone
+  options.taso_pass.graph = search::TasoGraph::kNone;  // the tree search alone
   return options;
 }
 

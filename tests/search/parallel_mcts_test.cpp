@@ -44,7 +44,7 @@ Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
   options.mcts.seed = 3;
   options.limits.threads = threads;
   options.mcts.batch = batch;
-  options.taso_graph = search::TasoGraph::kNone;  // the tree search alone
+  options.taso_pass.graph = search::TasoGraph::kNone;  // the tree search alone
   const search::OptimizeResult result = search::optimize(projections(), rules, model, options);
   Run r;
   const nlohmann::json& mcts = result.record.at("mcts");

@@ -53,7 +53,7 @@ search::OptimizeResult optimize(const Graph& graph, const std::string& taso_grap
   const RooflineCostModel model(builtin_profile("v100"));
   search::OptimizeOptions options;
   options.strategy = parse_name(search::kStrategyNames, strategy, "strategy");
-  options.taso_graph = parse_name(search::kTasoGraphNames, taso_graph, "taso_graph");
+  options.taso_pass.graph = parse_name(search::kTasoGraphNames, taso_graph, "taso_graph");
   options.mcts.simulations = 32;  // a smaller tree than the default's, for time
   options.mcts.node_limit = 2'000;
   options.taso.budget = 200;
@@ -64,7 +64,7 @@ search::OptimizeResult optimize(const Graph& graph, const std::string& taso_grap
 
 TEST_CASE("the default search merges a chain of six products where whole-rule actions stop") {
   REQUIRE(search::OptimizeOptions().strategy == search::StrategyKind::kMcts);
-  REQUIRE(search::OptimizeOptions().taso_graph == search::TasoGraph::kFinal);
+  REQUIRE(search::OptimizeOptions().taso_pass.graph == search::TasoGraph::kFinal);
   const std::string mode = "final";
   const Graph graph = six_products(false);
   const search::OptimizeResult found = optimize(graph, mode);
@@ -135,14 +135,14 @@ TEST_CASE("on two threads the taso pass runs beside the tree search, with one th
 }
 
 TEST_CASE("the default search's taso pass stops at its patience; the taso strategy has none") {
-  REQUIRE(search::OptimizeOptions().taso_patience > 0);
+  REQUIRE(search::OptimizeOptions().taso_pass.patience > 0);
   const RooflineCostModel model(builtin_profile("v100"));
   const Graph graph = six_products(true);
   search::OptimizeOptions options;
   options.mcts.simulations = 8;
   options.mcts.node_limit = 500;
   options.taso.budget = 30;
-  options.taso_patience = 1;
+  options.taso_pass.patience = 1;
   const search::OptimizeResult hasty = search::optimize(graph, taso_rules(), model, options);
   REQUIRE(hasty.record.contains("taso"));
   CHECK(strategy_records::taso(hasty).at("stop_reason") == "patience");
