@@ -241,22 +241,31 @@ class Exporter {
     auto type_of = [&](std::size_t k) -> const tensor::TensorType& {
       return graph_.type_of(n.inputs.at(k));
     };
-    static const std::map<Op, const char*> kSimple = {{Op::kEwAdd, "Add"},
-                                                      {Op::kEwMul, "Mul"},
-                                                      {Op::kEwSub, "Sub"},
-                                                      {Op::kEwDiv, "Div"},
-                                                      {Op::kRelu, "Relu"},
-                                                      {Op::kTanh, "Tanh"},
-                                                      {Op::kSigmoid, "Sigmoid"},
-                                                      {Op::kDropout, "Dropout"},
-                                                      {Op::kIdentity, "Identity"},
-                                                      {Op::kGlobalAvgPool, "GlobalAveragePool"},
-                                                      {Op::kBatchNorm, "BatchNormalization"}};
-    if (auto simple = kSimple.find(n.op); simple != kSimple.end()) {
-      node(simple->second, ins, {out}, n.name);
-      return;
-    }
+    // An operator written as one ONNX node of the same inputs and output, without attributes.
+    auto simple = [&](const char* type) { node(type, ins, {out}, n.name); };
     switch (n.op) {
+      case Op::kEwAdd:
+        return simple("Add");
+      case Op::kEwMul:
+        return simple("Mul");
+      case Op::kEwSub:
+        return simple("Sub");
+      case Op::kEwDiv:
+        return simple("Div");
+      case Op::kRelu:
+        return simple("Relu");
+      case Op::kTanh:
+        return simple("Tanh");
+      case Op::kSigmoid:
+        return simple("Sigmoid");
+      case Op::kDropout:
+        return simple("Dropout");
+      case Op::kIdentity:
+        return simple("Identity");
+      case Op::kGlobalAvgPool:
+        return simple("GlobalAveragePool");
+      case Op::kBatchNorm:
+        return simple("BatchNormalization");
       case Op::kInput:
         return;
       case Op::kWeight:
@@ -352,9 +361,10 @@ class Exporter {
         return emit_opaque(id, ins);
       case Op::kMerge:
         throw node_error(n, "merge of a kernel without values cannot be written to ONNX");
-      default:
-        throw node_error(n, fmt::format("{} cannot be written to ONNX", tensor::op_name(n.op)));
+      case Op::kNoop:
+        break;
     }
+    throw node_error(n, fmt::format("{} cannot be written to ONNX", tensor::op_name(n.op)));
   }
 
   void emit_opaque(NodeId id, const std::vector<std::string>& ins) {

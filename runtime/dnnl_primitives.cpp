@@ -169,32 +169,14 @@ void binary(const dnnl::engine& engine, algorithm alg, const memory& a, const me
 // oneDNN broadcasts only the second operand: a commutative operation swaps its operands when
 // only the first one is broadcast, otherwise the first one is expanded (added to zeros) first.
 std::vector<memory> elementwise(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
-                                std::span<const Operand> in, std::vector<Step>& steps) {
+                                std::span<const Operand> in, algorithm alg, bool commutative,
+                                std::vector<Step>& steps) {
   const Shape& out = node.outputs[0].shape;
   const std::size_t rank = std::max<std::size_t>(out.size(), 1);
   const Shape shape_a = padded(in[0].shape, rank), shape_b = padded(in[1].shape, rank);
   const Shape out_shape = padded(out, rank);
   memory a = view_of(in[0].memory, plain_desc(shape_a));
   memory b = view_of(in[1].memory, plain_desc(shape_b));
-  algorithm alg = algorithm::binary_add;
-  bool commutative = true;
-  switch (node.op) {
-    case Op::kEwAdd:
-      break;
-    case Op::kEwMul:
-      alg = algorithm::binary_mul;
-      break;
-    case Op::kEwSub:
-      alg = algorithm::binary_sub;
-      commutative = false;
-      break;
-    case Op::kEwDiv:
-      alg = algorithm::binary_div;
-      commutative = false;
-      break;
-    default:
-      MCTSAT_ASSERT(false && "elementwise needs ewadd, ewmul, ewsub or ewdiv");
-  }
   if (shape_a != out_shape) {
     if (commutative && shape_b == out_shape) {
       std::swap(a, b);
@@ -293,47 +275,45 @@ std::vector<memory> batchnorm(const dnnl::engine& engine, ExecutorArena& arena, 
   return {dst};
 }
 
+// One-input operators: an eltwise algorithm (relu, tanh, logistic), clip, softmax, or the mean
+// over the spatial axes (global average pooling).
 std::vector<memory> unary(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
-                          const Operand& x, std::vector<Step>& steps) {
+                          const Operand& x, algorithm alg, std::vector<Step>& steps) {
   const memory dst = fresh(engine, arena, node.outputs[0].shape);
-  switch (node.op) {
-    case Op::kRelu:
-      eltwise(engine, algorithm::eltwise_relu, 0, 0, x.memory, dst, steps);
-      break;
-    case Op::kTanh:
-      eltwise(engine, algorithm::eltwise_tanh, 0, 0, x.memory, dst, steps);
-      break;
-    case Op::kSigmoid:
-      eltwise(engine, algorithm::eltwise_logistic, 0, 0, x.memory, dst, steps);
-      break;
-    case Op::kClip: {
-      const auto low = static_cast<float>(attr_float(node.attrs[0]));
-      const auto high = static_cast<float>(attr_float(node.attrs[1]));
-      // min > max clamps everything to max, as the reference (numpy.clip) does.
-      if (low > high)
-        eltwise(engine, algorithm::eltwise_linear, 0, high, x.memory, dst, steps);
-      else
-        eltwise(engine, algorithm::eltwise_clip, low, high, x.memory, dst, steps);
-      break;
-    }
-    case Op::kSoftmax: {
-      const dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                             x.memory.get_desc(),
-                                             static_cast<int>(attr_int(node.attrs[0])));
-      steps.push_back(
-          {dnnl::softmax_forward({desc, engine}), {{DNNL_ARG_SRC, x.memory}, {DNNL_ARG_DST, dst}}});
-      break;
-    }
-    case Op::kGlobalAvgPool: {
-      const dnnl::reduction::desc desc(algorithm::reduction_mean, x.memory.get_desc(),
-                                       dst.get_desc(), 0.0f, 0.0f);
-      steps.push_back(
-          {dnnl::reduction({desc, engine}), {{DNNL_ARG_SRC, x.memory}, {DNNL_ARG_DST, dst}}});
-      break;
-    }
-    default:
-      MCTSAT_ASSERT(false && "unary: not a one-input operator");
-  }
+  eltwise(engine, alg, 0, 0, x.memory, dst, steps);
+  return {dst};
+}
+
+std::vector<memory> clip(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
+                         const Operand& x, std::vector<Step>& steps) {
+  const memory dst = fresh(engine, arena, node.outputs[0].shape);
+  const auto low = static_cast<float>(attr_float(node.attrs[0]));
+  const auto high = static_cast<float>(attr_float(node.attrs[1]));
+  // min > max clamps everything to max, as the reference (numpy.clip) does.
+  if (low > high)
+    eltwise(engine, algorithm::eltwise_linear, 0, high, x.memory, dst, steps);
+  else
+    eltwise(engine, algorithm::eltwise_clip, low, high, x.memory, dst, steps);
+  return {dst};
+}
+
+std::vector<memory> softmax(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
+                            const Operand& x, std::vector<Step>& steps) {
+  const memory dst = fresh(engine, arena, node.outputs[0].shape);
+  const dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, x.memory.get_desc(),
+                                         static_cast<int>(attr_int(node.attrs[0])));
+  steps.push_back(
+      {dnnl::softmax_forward({desc, engine}), {{DNNL_ARG_SRC, x.memory}, {DNNL_ARG_DST, dst}}});
+  return {dst};
+}
+
+std::vector<memory> global_avg_pool(const dnnl::engine& engine, ExecutorArena& arena,
+                                    const Node& node, const Operand& x, std::vector<Step>& steps) {
+  const memory dst = fresh(engine, arena, node.outputs[0].shape);
+  const dnnl::reduction::desc desc(algorithm::reduction_mean, x.memory.get_desc(), dst.get_desc(),
+                                   0.0f, 0.0f);
+  steps.push_back(
+      {dnnl::reduction({desc, engine}), {{DNNL_ARG_SRC, x.memory}, {DNNL_ARG_DST, dst}}});
   return {dst};
 }
 
@@ -367,10 +347,13 @@ std::vector<memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
     case Op::kMatmul:
       return matmul(engine, arena, stream, node, operands, steps);
     case Op::kEwAdd:
+      return elementwise(engine, arena, node, operands, algorithm::binary_add, true, steps);
     case Op::kEwMul:
+      return elementwise(engine, arena, node, operands, algorithm::binary_mul, true, steps);
     case Op::kEwSub:
+      return elementwise(engine, arena, node, operands, algorithm::binary_sub, false, steps);
     case Op::kEwDiv:
-      return elementwise(engine, arena, node, operands, steps);
+      return elementwise(engine, arena, node, operands, algorithm::binary_div, false, steps);
     case Op::kSmul: {
       const Shape& out = node.outputs[0].shape;
       const memory dst = fresh(engine, arena, out);
@@ -380,12 +363,17 @@ std::vector<memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
       return {dst};
     }
     case Op::kRelu:
+      return unary(engine, arena, node, operands[0], algorithm::eltwise_relu, steps);
     case Op::kTanh:
+      return unary(engine, arena, node, operands[0], algorithm::eltwise_tanh, steps);
     case Op::kSigmoid:
+      return unary(engine, arena, node, operands[0], algorithm::eltwise_logistic, steps);
     case Op::kClip:
+      return clip(engine, arena, node, operands[0], steps);
     case Op::kSoftmax:
+      return softmax(engine, arena, node, operands[0], steps);
     case Op::kGlobalAvgPool:
-      return unary(engine, arena, node, operands[0], steps);
+      return global_avg_pool(engine, arena, node, operands[0], steps);
     case Op::kDropout:
     case Op::kIdentity:
     case Op::kReshape:

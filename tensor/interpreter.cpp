@@ -163,18 +163,19 @@ std::vector<Tensor> interpret(const Graph& graph, const std::map<std::string, Te
   for (NodeId id : order) {
     if (!needed[id]) continue;
     const Node& node = graph.node(id);
-    switch (node.op) {
-      case Op::kInput:
-        store.store(id, {input_value(node, inputs)});
-        continue;
-      case Op::kWeight:
-        store.store(id, {weight_value(node, options)});
-        continue;
-      case Op::kOpaque:
-        store.store(id, evaluate_opaque(graph, id, store, options));
-        continue;
-      default:
-        break;
+    // Leaves and opaque operators get their values here; every other operator from its kernel
+    // (evaluate_op, whose switch lists every operator).
+    if (node.op == Op::kInput) {
+      store.store(id, {input_value(node, inputs)});
+      continue;
+    }
+    if (node.op == Op::kWeight) {
+      store.store(id, {weight_value(node, options)});
+      continue;
+    }
+    if (node.op == Op::kOpaque) {
+      store.store(id, evaluate_opaque(graph, id, store, options));
+      continue;
     }
     std::vector<Tensor> args;
     args.reserve(node.inputs.size());

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include <fmt/format.h>
@@ -85,31 +86,16 @@ void apply_activation(Tensor& x, Activation act) {
   throw Error(fmt::format("unknown activation code {}", static_cast<std::int64_t>(act)));
 }
 
-Tensor ew_binary(Op op, const Tensor& a, const Tensor& b, const Shape& out_shape) {
+// Elementwise f(a, b) with numpy broadcasting into `out_shape` (evaluate_op's ewadd, ewmul,
+// ewsub and ewdiv).
+template <class F>
+Tensor ew_binary(const Tensor& a, const Tensor& b, const Shape& out_shape, F f) {
   Tensor out(out_shape);
   const auto stride_a = broadcast_strides(a.shape, out_shape);
   const auto stride_b = broadcast_strides(b.shape, out_shape);
-  auto run = [&](auto f) {
-    walk(out_shape, stride_a, stride_b, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-      out.data[to_size(i)] = f(a.data[to_size(ia)], b.data[to_size(ib)]);
-    });
-  };
-  switch (op) {
-    case Op::kEwAdd:
-      run([](double x, double y) { return x + y; });
-      break;
-    case Op::kEwMul:
-      run([](double x, double y) { return x * y; });
-      break;
-    case Op::kEwSub:
-      run([](double x, double y) { return x - y; });
-      break;
-    case Op::kEwDiv:
-      run([](double x, double y) { return x / y; });
-      break;
-    default:
-      MCTSAT_ASSERT(false && "ew_binary needs an elementwise binary operator");
-  }
+  walk(out_shape, stride_a, stride_b, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    out.data[to_size(i)] = f(a.data[to_size(ia)], b.data[to_size(ib)]);
+  });
   return out;
 }
 
@@ -286,15 +272,9 @@ std::vector<Shape> checked_output_shapes(Op op, std::span<const Tensor> inputs, 
 
 std::vector<Tensor> evaluate_op(Op op, std::span<const Tensor> inputs, const Attrs& attrs,
                                 std::span<const TensorType> output_types) {
-  switch (op) {
-    case Op::kInput:
-    case Op::kWeight:
-      throw Error(fmt::format("{} is a leaf: its value comes from the caller", op_name(op)));
-    case Op::kOpaque:
-      throw Error("opaque operators cannot be interpreted");
-    default:
-      break;
-  }
+  if (op == Op::kInput || op == Op::kWeight)
+    throw Error(fmt::format("{} is a leaf: its value comes from the caller", op_name(op)));
+  if (op == Op::kOpaque) throw Error("opaque operators cannot be interpreted");
   const std::vector<Shape> shapes = checked_output_shapes(op, inputs, attrs, output_types);
   auto integer = [&](std::size_t i) { return attr_int(attrs[i]); };
 
@@ -305,10 +285,13 @@ std::vector<Tensor> evaluate_op(Op op, std::span<const Tensor> inputs, const Att
       return {kernels::conv2d(inputs[0], inputs[1], integer(0), integer(1), padding_attr(attrs[2]),
                               activation_attr(attrs[3]), shapes[0])};
     case Op::kEwAdd:
+      return {kernels::ew_binary(inputs[0], inputs[1], shapes[0], std::plus<double>())};
     case Op::kEwMul:
+      return {kernels::ew_binary(inputs[0], inputs[1], shapes[0], std::multiplies<double>())};
     case Op::kEwSub:
+      return {kernels::ew_binary(inputs[0], inputs[1], shapes[0], std::minus<double>())};
     case Op::kEwDiv:
-      return {kernels::ew_binary(op, inputs[0], inputs[1], shapes[0])};
+      return {kernels::ew_binary(inputs[0], inputs[1], shapes[0], std::divides<double>())};
     case Op::kSmul: {
       Tensor out = inputs[0];
       const double factor = inputs[1].data.at(0);
@@ -359,7 +342,7 @@ std::vector<Tensor> evaluate_op(Op op, std::span<const Tensor> inputs, const Att
     case Op::kInput:
     case Op::kWeight:
     case Op::kOpaque:
-      break;
+      break;  // refused above
   }
   MCTSAT_ASSERT(false && "evaluate_op: operator without a kernel");
 }

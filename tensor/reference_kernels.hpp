@@ -36,8 +36,6 @@ inline std::size_t to_size(std::int64_t value) {
 
 void apply_activation(Tensor& x, Activation act);  // in place
 
-// Elementwise a (op) b with numpy broadcasting into `out_shape`.
-Tensor ew_binary(Op op, const Tensor& a, const Tensor& b, const Shape& out_shape);
 Tensor matmul(const Tensor& a, const Tensor& b, const Shape& out_shape, Activation act);
 Tensor transpose(const Tensor& x, const std::vector<std::int64_t>& perm);
 Tensor concat(std::span<const Tensor> inputs, std::int64_t axis);
