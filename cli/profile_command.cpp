@@ -1,7 +1,7 @@
 // `mctsat profile MODEL`: times every operator of a model with oneDNN (the measured cost model),
 // filling the per-machine cache, and prints the slowest operators next to the roofline estimate
 // of a device profile, with the rank correlation between the two. `--calibrate OUT.json` fits
-// the roofline profile's numbers to the timings (tensor/profile_calibration.hpp), writes the
+// the roofline profile's numbers to the timings (runtime/profile_calibration.hpp), writes the
 // profile and compares how well it and the starting profile predict them.
 #include <algorithm>
 #include <cmath>

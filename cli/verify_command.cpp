@@ -226,8 +226,8 @@ void add_verify_command(CLI::App& app) {
                       "Cache directory (default: $XDG_CACHE_HOME/mctsat/verify)");
   command->add_flag("--no-cache", o->no_cache, "Neither read nor write the cache");
   command->add_option("--axioms", o->axioms,
-                      "Axioms file the proofs use (default: the shipped rules/axioms.rules, when "
-                      "the files given declare no axioms)");
+                      "Axioms file the proofs use (default: the shipped rules/taso/axioms.rules, "
+                      "when the files given declare no axioms)");
   command->callback([o] {
     keep_freed_memory_for_reuse();  // a Z3 context per numeric sample
     run(*o);

@@ -3,9 +3,9 @@
 // advised to use transparent huge pages (madvise) and returned to the kernel when freed; smaller
 // ones come from malloc. These arrays are read at random addresses (hashcons probes, finds, node
 // records), so with 4 KiB pages nearly every access to a large e-graph also misses the TLB; huge
-// pages remove most of those misses (about 9% of anchor E1's time at n = 10). Where the kernel has
-// no huge pages or ignores the advice, nothing changes but the alignment. Stateless, so copying an
-// e-graph (an MCTS snapshot) stays a flat copy.
+// pages remove most of those misses (the effect: bench/results/egraph-micro.md). Where the kernel
+// has no huge pages or ignores the advice, nothing changes but the alignment. Stateless, so copying
+// an e-graph (an MCTS snapshot) stays a flat copy.
 #pragma once
 
 #include <algorithm>

@@ -7,8 +7,7 @@
 // search's extraction and `dag`'s, with the search's lower bound (Result::lower_bound, gap), and
 // the status kOptimal when the bound reaches the cost. On a cyclic problem the search's bound is
 // still valid but its extraction is not used (edges to earlier classes were dropped). The bound is
-// what the ILP cannot give on the extraction study's random e-graphs, where CBC's bound is 0.6-12%
-// of the cost on the 1k- and 10k-class ones (bench/results/extraction.md, "Lower bounds").
+// what the ILP cannot give on large random e-graphs (bench/results/extraction.md, "Lower bounds").
 // Deterministic (no time limit).
 #pragma once
 

@@ -86,10 +86,8 @@ struct ExtractorOptions {
   // cost (a single basin, it seems); 0: never stop early.
   std::size_t dag_converged = 2;
   // dag: run the chain moves (dag_extractor.hpp, item 4) from the first extraction also without
-  // restarts (with restarts they always run). On by default: they reach the ILP optimum of every
-  // zoo e-graph of the extraction study (without them NASRNN's is missed by 18.7%), and as
-  // search's reward they cost 0-25% more search time for the same or better speedups
-  // (bench/results/2026-11-30-chains-reward).
+  // restarts (with restarts they always run). On by default, for what they reach and what they
+  // cost: bench/results/extraction.md and docs/results.md (the chains-reward study).
   bool dag_chains = true;
   // beam (frontier_search.hpp): frontiers kept by the search, by each class's bounding search,
   // and the positions a class's bounding search covers.

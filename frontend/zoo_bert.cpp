@@ -1,5 +1,5 @@
-// The zoo's `bert`: TENSAT's BERT benchmark (uwplse/tensat, src/bert.rs), facts in
-// reference/README.md. A 64x1024 input through a relu and 8 attention layers: Q, K, V projections
+// The zoo's `bert`: TENSAT's BERT benchmark (uwplse/tensat, src/bert.rs).
+// A 64x1024 input through a relu and 8 attention layers: Q, K, V projections
 // (1024x1024), 16 heads of 64 (reshape + transpose), two batched products (logits = Q.K, out =
 // logits.V), heads merged back and an output projection that feeds the next layer. Every layer's
 // output is a graph output (TENSAT joins them with noop; our e-graph conversion adds the noops).

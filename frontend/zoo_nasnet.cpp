@@ -1,5 +1,5 @@
 // The zoo's `nasneta`: TENSAT's NasNet-A benchmark (uwplse/tensat, src/nasneta.rs, after TASO's
-// examples/nasnet_a.py), facts in reference/README.md. NasNet-A (Zoph et al.) as TASO simplifies
+// examples/nasnet_a.py). NasNet-A (Zoph et al.) as TASO simplifies
 // it: a 1x3x224x224 image, a 7x7/2 convolution + 3x3/2 max pool stem, then 3 repetitions of 5
 // normal cells and 1 reduction cell, the cell width doubling at each reduction (128, 256, 512 ->
 // 256, 512, 1024). A cell takes the previous two cells' outputs, squeezes them to its width with

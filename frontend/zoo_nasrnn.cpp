@@ -1,5 +1,5 @@
 // The zoo's `nasrnn`: TENSAT's NasRNN benchmark (uwplse/tensat, src/nasrnn.rs, itself TASO's
-// examples/nasrnn.py), facts in reference/README.md. Five time steps of the recurrent cell found by
+// examples/nasrnn.py). Five time steps of the recurrent cell found by
 // neural architecture search (Zoph & Le), hidden size 512, batch 1: each step takes its own 1x512
 // input x_t and the previous state h. Eight "combination" nodes per step compute x_t.W + h.U, each
 // with its own pair of 512x512 weights (so the 16 products of a step share their left operands:

@@ -1,6 +1,6 @@
 // The zoo's residual networks, TENSAT's `resnext50` (uwplse/tensat, src/resnext50.rs, after TASO's
-// examples/resnext50.py) and `resnet50` (src/resnet50.rs, after TASO's examples/resnet50.py); facts
-// in reference/README.md. Both are the 3-4-6-3 stack of 16 bottleneck blocks: a 1x1 convolution to
+// examples/resnext50.py) and `resnet50` (src/resnet50.rs, after TASO's examples/resnet50.py).
+// Both are the 3-4-6-3 stack of 16 bottleneck blocks: a 1x1 convolution to
 // the block's width, a 3x3 convolution (grouped in ResNeXt, strided in the first block of stages
 // 2-4), a 1x1 convolution to the block's output channels, and a residual ewadd + relu; where the
 // stride or the channel count changes (the first block of each stage), the shortcut is a strided

@@ -1,11 +1,10 @@
 // Where one oneDNN executor's tensors live: buffers carved in order from a few large chunks
 // (huge-page mappings from 4 MiB up, each chunk twice the previous), handed out again once the
 // executor releases them (a tensor no later step reads), and unmapped together with the
-// executor. With one malloc per tensor, every executor of the same graph had its own scattered
-// placement, and identical executors ran -6.8% to +18.2% apart (NASRNN against itself); carving
-// the buffers in a fixed order from 2 MiB-aligned huge pages gives every executor of a graph the
-// same layout (within a huge page, also the same physical cache sets), and identical executors
-// now run -0.3% to +1.5% apart.
+// executor. Invariant: the same graph lowered twice gets the same sequence of requests, so every
+// executor of a graph has the same layout (offsets within 2 MiB-aligned huge pages, hence also
+// the same physical cache sets), and identical executors time alike. Why, with the spread of
+// identical executors before and after: bench/results/dnnl-execution.md ("The executor arena").
 #pragma once
 
 #include <cstddef>

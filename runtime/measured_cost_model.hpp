@@ -14,15 +14,13 @@
 
 namespace mctsat::runtime {
 
-// How one operator instance is timed. A single executor's median can be far off on a shared
-// machine: a slow spell or an unlucky buffer placement made one NASNet-A depthwise convolution
-// 25% slower than its later re-measurements, and the search then "won" 6.8% by rewriting 25 of
-// them, which ran 0% faster. Slowdowns only add time, so the cost is the fastest of several
-// executors' medians. An operator run over and over alone also finds its operands in the core's
-// caches, which it rarely does inside a model (NASRNN's 1 MB matmul weights: 0.037 ms alone,
-// a quarter of a 4 MB one, so fusing four looked 65% slower; the fused graph runs faster), so
-// each timed run starts with the private caches evicted. With one oneDNN thread the clock is the
-// thread's CPU time, so that other processes' share of the cores is not counted.
+// How one operator instance is timed: the cost is the fastest of `executors` separately prepared
+// executors' medians (slowdowns from a busy machine or an unlucky buffer placement only add
+// time), each timed run starts with the core's private caches evicted (inside a model an
+// operator rarely finds its operands there, as it does when run over and over alone), and with
+// one oneDNN thread the clock is the thread's CPU time (other processes' share of the cores is
+// not counted). The cases that made each rule: bench/results/dnnl-execution.md ("How operators
+// are timed").
 struct MeasureOptions {
   int warmup = 2;     // untimed runs of each executor first
   int repeats = 5;    // timed runs of each executor; their median is that executor's time

@@ -1,5 +1,5 @@
 // The real speedup of an optimization on this CPU: the original and the optimized graph run with
-// the oneDNN executor on the same seeded random inputs, interleaved (tensor/timed_execution.hpp),
+// the oneDNN executor on the same seeded random inputs, interleaved (runtime/timed_execution.hpp),
 // recorded as the "measured" part of an optimization report next to the cost model's estimate.
 // `mctsat optimize --measure` and bench studies with "measure": true use it.
 #pragma once

@@ -68,7 +68,7 @@ struct Study {
   std::vector<CostSpec> costs;
   std::vector<RunSpec> runs;  // in grid order
   // "measure": true or {"runs", "warmup", "threads"}: every run also times the original and the
-  // optimized graph with oneDNN (search/measured_speedup.hpp; one thread unless told otherwise)
+  // optimized graph with oneDNN (runtime/measured_speedup.hpp; one thread unless told otherwise)
   // and records the real speedup in its report. Unset: no measurement.
   std::optional<runtime::SpeedupMeasureOptions> measure;
   // "measure_onnxruntime": true or {"rounds", "tolerance"}: every run also exports the original
@@ -77,8 +77,8 @@ struct Study {
   std::optional<OnnxRuntimeMeasureOptions> measure_onnxruntime;
 };
 
-// The most runs a grid may hold (a larger one is an error before it is expanded: a million runs
-// took 45 s and 2.4 GB just to list). Far beyond any study that can finish: split it.
+// The most runs a grid may hold (a larger one is an error before it is expanded, since listing
+// its runs takes time and memory in proportion). Far beyond any study that can finish: split it.
 inline constexpr std::size_t kMaxGridRuns = 100'000;
 
 // Reads and expands a config file. Relative model, rule and cost-table paths are resolved

@@ -1,10 +1,8 @@
 // The bound on each Z3 query of the verifier: Z3's resource limit ("rlimit"), a count of Z3's
 // own steps, not time, so that a query's outcome (and so a verdict, a sample, a synthesized rule)
-// is the same on a fast, slow or loaded machine. A query that exceeds it is "unknown", as a
-// timeout was before. The default is calibrated on `mctsat verify rules/taso` and the conv and
-// matrix syntheses of N = 2 (bench/results/2026-12-02-rule-synthesis-z3det): the queries that
-// decide a verdict or a sample needed at most 24,000 steps there, a note's query 550,000, and
-// the proofs that ran out of their old 500 ms had taken more than 1,100,000 steps each.
+// is the same on a fast, slow or loaded machine. A query that exceeds it is "unknown". The
+// default's calibration (the step counts of the queries of `mctsat verify rules/taso` and of the
+// N = 2 syntheses): bench/results/2026-12-02-rule-synthesis-z3det/README.md.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // The verifier's Z3 solver: Z3's SMT core alone (`z3::solver::simple()`), which answers the
-// verifier's small integer queries in well under a millisecond, where Z3's default solver first
-// builds its tactics (12-21 ms, most of a check's time in rule synthesis). The default solver
+// verifier's small integer queries without first building the tactics Z3's default solver builds
+// (their cost: bench/results/2026-12-02-rule-synthesis-z3det/README.md). The default solver
 // answers with its SMT core anyway once a query has assumptions or follows another; for a first
 // query without assumptions that the core gives up on for another reason than its step budget
 // (nonlinear constraints), it tries its tactics: `check_as_default` does the same, so the answers
