@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "dsl/pattern_text.hpp"
 #include "support/suggest.hpp"
 
 namespace mctsat::dsl {
@@ -41,30 +42,6 @@ std::optional<std::int64_t> projection_index(const std::string& name) {
   const auto [end, ec] = std::from_chars(begin, name.data() + name.size(), index);
   if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
   return index;
-}
-
-// A canonical text of a checked term, for structural comparison.
-std::string key(const Pat& p) {
-  switch (p.kind) {
-    case Pat::Kind::kVar:
-      return fmt::format("?{}", p.var);
-    case Pat::Kind::kInt:
-      return std::to_string(p.value);
-    case Pat::Kind::kInts:
-      return fmt::format("[{}]", fmt::join(p.ints, ","));
-    case Pat::Kind::kFloat:
-      return fmt::format("{}", p.real);
-    case Pat::Kind::kInferredSizes:
-      return "<sizes>";
-    case Pat::Kind::kProj:
-    case Pat::Kind::kOp: {
-      std::string out = p.kind == Pat::Kind::kProj ? fmt::format("(proj {}", p.value)
-                                                   : fmt::format("({}", tensor::op_name(p.op));
-      for (const Pat& a : p.args) out += " " + key(a);
-      return out + ")";
-    }
-  }
-  return {};
 }
 
 class RuleChecker {
@@ -191,7 +168,7 @@ class RuleChecker {
     for (const Pat& root : rhs) {
       if (root.kind == Pat::Kind::kProj && root.args[0].kind == Pat::Kind::kOp &&
           inferred(root.args[0])) {
-        outputs[key(root.args[0])].push_back(root.value);
+        outputs[pattern_text(root.args[0])].push_back(root.value);
         for (const Pat& arg : root.args[0].args) reject_nested_inferred(arg);
       } else {
         reject_nested_inferred(root);

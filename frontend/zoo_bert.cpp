@@ -16,18 +16,23 @@ using tensor::GraphBuilder;
 using tensor::TensorRef;
 
 tensor::Graph build_bert(int layers) {
-  constexpr std::int64_t kTokens = 64, kHidden = 1024, kHeads = 16, kHeadSize = 64;
+  return build_bert(BertSizes{.layers = layers});
+}
+
+tensor::Graph build_bert(const BertSizes& sizes) {
+  const std::int64_t tokens = sizes.tokens, hidden = sizes.heads * sizes.head_size;
   GraphBuilder b;
-  TensorRef x = b.relu(b.input("input", {kTokens, kHidden}));
-  for (int layer = 0; layer < layers; ++layer) {
+  TensorRef x = b.relu(b.input("input", {tokens, hidden}));
+  for (int layer = 0; layer < sizes.layers; ++layer) {
     auto heads = [&](const char* which) {
-      const TensorRef w = b.weight(fmt::format("layer{}_w{}", layer, which), {kHidden, kHidden});
-      return b.transpose(b.reshape(b.matmul(x, w), {kTokens, kHeads, kHeadSize}), {1, 0, 2});
+      const TensorRef w = b.weight(fmt::format("layer{}_w{}", layer, which), {hidden, hidden});
+      return b.transpose(b.reshape(b.matmul(x, w), {tokens, sizes.heads, sizes.head_size}),
+                         {1, 0, 2});
     };
     const TensorRef q = heads("q"), k = heads("k"), v = heads("v");
     const TensorRef attention = b.matmul(b.matmul(q, k), v);
-    const TensorRef merged = b.reshape(b.transpose(attention, {1, 0, 2}), {kTokens, kHidden});
-    x = b.matmul(merged, b.weight(fmt::format("layer{}_wo", layer), {kHidden, kHidden}));
+    const TensorRef merged = b.reshape(b.transpose(attention, {1, 0, 2}), {tokens, hidden});
+    x = b.matmul(merged, b.weight(fmt::format("layer{}_wo", layer), {hidden, hidden}));
     b.output(fmt::format("layer{}", layer), x);
   }
   return std::move(b).finish();

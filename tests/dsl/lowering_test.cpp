@@ -10,6 +10,7 @@
 #include "egraph/runner.hpp"
 #include "tensor/egraph_conversion.hpp"
 #include "tensor/graph_builder.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -37,11 +38,7 @@ Saturated saturate(const Graph& graph, const dsl::RuleSet& rules, std::size_t it
 }
 
 dsl::RuleSet rules_from(const std::string& text) {
-  dsl::Diagnostics diagnostics;
-  dsl::RuleLibrary library = dsl::load_rule_text(text, "inline.rules", diagnostics);
-  INFO(diagnostics.render());
-  REQUIRE_FALSE(diagnostics.has_errors());
-  return dsl::RuleSet(std::move(library.rules));
+  return test_fixtures::rule_set(text, "inline.rules");
 }
 
 // Whether the e-graph holds an e-node with this operator in the class of `ref`.
@@ -186,7 +183,7 @@ TEST_CASE("TENSAT's two-argument split takes its sizes from the matched roots") 
 }
 
 TEST_CASE("the TASO library lowers: 139 rewrites, 15 of them multi-pattern") {
-  const dsl::RuleSet rules(dsl::load_rules_or_throw({MCTSAT_SOURCE_DIR "/rules/taso"}).rules);
+  const dsl::RuleSet& rules = test_fixtures::taso_rules();
   CHECK(rules.size() == 139);
   std::size_t multi = 0;
   for (std::size_t i = 0; i < rules.size(); ++i) multi += rules.rewrite(i).multi();

@@ -7,9 +7,11 @@
 #include <fmt/format.h>
 
 #include "dsl/checker.hpp"
+#include "dsl/pattern_text.hpp"
 #include "dsl/rule_library.hpp"
 #include "dsl/tensat_import.hpp"
 #include "support/files.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 using namespace mctsat::dsl;
@@ -45,29 +47,13 @@ class Canonical {
   }
 
  private:
+  // Variables numbered by first appearance, anonymous ones as ?_.
   std::string term(const Pat& p, const CheckedRule& rule) {
-    switch (p.kind) {
-      case Pat::Kind::kVar: {
-        if (rule.vars[p.var].name[0] == '_') return "?_";
-        const auto [it, fresh] = numbering_.emplace(p.var, numbering_.size());
-        return fmt::format("?{}", it->second);
-      }
-      case Pat::Kind::kInt:
-        return std::to_string(p.value);
-      case Pat::Kind::kInts:
-        return fmt::format("[{}]", fmt::join(p.ints, ","));
-      case Pat::Kind::kFloat:
-        return fmt::format("{}", p.real);
-      case Pat::Kind::kInferredSizes:
-        return "<sizes>";
-      default: {
-        std::string out = p.kind == Pat::Kind::kProj
-                              ? fmt::format("(proj{}", p.value)
-                              : fmt::format("({}", mctsat::tensor::op_name(p.op));
-        for (const Pat& a : p.args) out += " " + term(a, rule);
-        return out + ")";
-      }
-    }
+    return pattern_text(p, [&](VarIndex v) {
+      if (rule.vars[v].name[0] == '_') return std::string("?_");
+      const auto [it, fresh] = numbering_.emplace(v, numbering_.size());
+      return fmt::format("?{}", it->second);
+    });
   }
   std::map<VarIndex, std::size_t> numbering_;
 };
@@ -110,7 +96,7 @@ TEST_CASE("every TENSAT rule is in rules/taso, exactly once, and nothing else is
     reference.insert(reference.end(), extra.begin(), extra.end());
   REQUIRE(reference.size() == 139);
 
-  const RuleLibrary library = load_rules_or_throw({MCTSAT_SOURCE_DIR "/rules/taso"});
+  const RuleLibrary& library = test_fixtures::taso_library();
   std::multimap<std::string, std::string> available;  // canonical form -> library rule name
   for (const CheckedRule& rule : library.rules) available.emplace(Canonical().of(rule), rule.name);
   REQUIRE(available.size() == 139);

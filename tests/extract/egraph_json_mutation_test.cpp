@@ -15,11 +15,12 @@
 #include "tensor/egraph_conversion.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/json_mutations.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
 TEST_CASE("mutated e-graph JSON loads and extracts, or fails with an error naming the file") {
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   const tensor::TensorEGraph state = tensor::to_egraph(frontend::load_model("demo"));
   const nlohmann::json original =
       nlohmann::json::parse(egraph::to_json(extract::export_tensor_egraph(state, model)));
@@ -36,7 +37,8 @@ TEST_CASE("mutated e-graph JSON loads and extracts, or fails with an error namin
         (void)extract::make_extractor(extractor)->extract(problem);
       ++loaded;
     } catch (const Error& e) {
-      CHECK_MESSAGE(std::string(e.what()).find("mutant.json") != std::string::npos, std::string(e.what()));
+      CHECK_MESSAGE(std::string(e.what()).find("mutant.json") != std::string::npos,
+                    std::string(e.what()));
       ++refused;
     }
   }

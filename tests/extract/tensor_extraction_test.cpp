@@ -18,6 +18,7 @@
 #include "tensor/graph_builder.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tensor/tensor_language.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 using namespace mctsat::extract;
@@ -48,11 +49,7 @@ Graph two_products() {
 }
 
 TensorEGraph saturated(const Graph& graph) {
-  dsl::Diagnostics diagnostics;
-  dsl::RuleLibrary library = dsl::load_rule_text(kRules, "extraction.rules", diagnostics);
-  INFO(diagnostics.render());
-  REQUIRE_FALSE(diagnostics.has_errors());
-  const dsl::RuleSet rules(std::move(library.rules));
+  const dsl::RuleSet rules = test_fixtures::rule_set(kRules, "extraction.rules");
   TensorEGraph teg = to_egraph(graph);
   egraph::RunnerOptions<TensorAnalysis> options;
   options.limits.iterations = 4;
@@ -84,7 +81,7 @@ TEST_CASE("extractions of a rewritten tensor e-graph build graphs costing their 
   const Graph graph = two_products();
   const TensorEGraph teg = saturated(graph);
   REQUIRE(teg.egraph.num_nodes() > to_egraph(graph).egraph.num_nodes());
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Problem problem = problem_from_tensor(teg, model);
   CHECK(problem.roots().size() == 2);
 
@@ -122,7 +119,7 @@ TEST_CASE("extractions of a rewritten tensor e-graph build graphs costing their 
 
 TEST_CASE("literal classes are zero-cost leaves") {
   const TensorEGraph teg = to_egraph(two_products());
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Problem problem = problem_from_tensor(teg, model);
   std::size_t literals = 0;
   for (Index node = 0; node < problem.num_nodes(); ++node) {
@@ -136,7 +133,7 @@ TEST_CASE("literal classes are zero-cost leaves") {
 
 TEST_CASE("a serialized e-graph is the same extraction problem") {
   const TensorEGraph teg = saturated(two_products());
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Problem direct = problem_from_tensor(teg, model);
   const egraph::SerializedEGraph serialized = export_tensor_egraph(teg, model);
   const Problem imported = problem_from_serialized(egraph::from_json(egraph::to_json(serialized)));

@@ -13,15 +13,15 @@
 #include "tensor/device_profile.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/strategy_records.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
 namespace {
 
 search::OptimizeResult optimize_default(const std::string& model) {
-  const dsl::RuleSet rules(dsl::select_rules(
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"}), {}));
-  const tensor::RooflineCostModel cost_model(tensor::builtin_profile("v100"));
+  const dsl::RuleSet& rules = test_fixtures::taso_rules();
+  const tensor::RooflineCostModel& cost_model = test_fixtures::v100_roofline();
   return search::optimize(*frontend::build_zoo_model(model), rules, cost_model,
                           search::OptimizeOptions{});
 }

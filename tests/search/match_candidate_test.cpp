@@ -12,6 +12,7 @@
 #include "search/match_candidate.hpp"
 #include "tensor/device_profile.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
@@ -24,10 +25,9 @@ struct Agreement {
 
 // Every match of every rule (at most `per_rule` of each) applied and previewed.
 Agreement compare(const char* model_name, std::size_t per_rule) {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   const tensor::TensorEGraph state = tensor::to_egraph(*frontend::build_zoo_model(model_name));
   Agreement agreement;
   for (std::size_t r = 0; r < rules.size(); ++r) {
@@ -37,8 +37,7 @@ Agreement compare(const char* model_name, std::size_t per_rule) {
       const auto preview = search::preview_match(state, rule, matches, m);
       if (!preview) continue;
       ++agreement.previewed[*preview];
-      const search::MatchCandidate applied =
-          search::apply_match(state, rule, matches, m, model);
+      const search::MatchCandidate applied = search::apply_match(state, rule, matches, m, model);
       ++agreement.applied;
       if (applied.outcome != *preview) {
         ++agreement.disagreements;

@@ -9,14 +9,14 @@
 #include "search/mcts.hpp"
 #include "tensor/egraph_conversion.hpp"
 #include "tests/search/search_graphs.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
 namespace {
 
 search::MctsResult run(bool best_state) {
-  static const dsl::RuleSet rules(dsl::select_rules(
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"}), {}));
+  const dsl::RuleSet& rules = test_fixtures::taso_rules();
   const tensor::TensorEGraph initial = tensor::to_egraph(search_graphs::projections());
   const double target = static_cast<double>(initial.egraph.num_nodes()) + 40;
   // Lowest at `target` e-nodes: growing past it costs again.

@@ -8,6 +8,7 @@
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
 #include "tests/search/strategy_records.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
@@ -26,10 +27,9 @@ search::OptimizeOptions small_search() {
 }  // namespace
 
 TEST_CASE("the step hook sees each committed step and can stop the search") {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   const tensor::Graph graph = search_graphs::projections();
 
   search::OptimizeOptions options = small_search();
@@ -54,10 +54,9 @@ TEST_CASE("the step hook sees each committed step and can stop the search") {
 }
 
 TEST_CASE("the reward function replaces the default reward") {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   const tensor::Graph graph = search_graphs::projections();
 
   const search::OptimizeResult default_reward =

@@ -17,6 +17,7 @@
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
 #include "tests/search/strategy_records.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -34,10 +35,7 @@ rule never: (conv2d 1 1 0 0 ?x ?w) => (conv2d 1 1 0 2 ?x ?w)
 )";
 
 dsl::RuleSet rules() {
-  dsl::Diagnostics diagnostics;
-  dsl::RuleLibrary library = dsl::load_rule_text(kRules, "search.rules", diagnostics);
-  REQUIRE_FALSE(diagnostics.has_errors());
-  return dsl::RuleSet(std::move(library.rules));
+  return test_fixtures::rule_set(kRules, "search.rules");
 }
 
 // Two products of one input.
@@ -64,7 +62,7 @@ search::OptimizeOptions base_options(const std::string& strategy) {
 
 TEST_CASE("each strategy merges the shared-input products and keeps the outputs") {
   const dsl::RuleSet set = rules();
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = shared_input_graph();
   for (const char* strategy : {"eqsat", "mcts", "greedy", "taso"}) {
     CAPTURE(std::string(strategy));
@@ -82,7 +80,7 @@ TEST_CASE("each strategy merges the shared-input products and keeps the outputs"
 
 TEST_CASE("mcts is deterministic for a seed") {
   const dsl::RuleSet set = rules();
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = shared_input_graph();
   auto committed = [&](std::uint64_t seed) {
     search::OptimizeOptions options = base_options("mcts");
@@ -99,7 +97,7 @@ TEST_CASE("mcts is deterministic for a seed") {
 
 TEST_CASE("mcts prunes actions that change nothing and reports why it stopped") {
   const dsl::RuleSet set = rules();
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = shared_input_graph();
   auto run = [&](auto&& tweak) {
     search::OptimizeOptions options = base_options("mcts");
@@ -123,7 +121,7 @@ TEST_CASE("mcts prunes actions that change nothing and reports why it stopped") 
 
 TEST_CASE("mcts keeps committing actions that gain nothing when asked, as the paper's loop does") {
   const dsl::RuleSet set = rules();
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   GraphBuilder b;  // already optimal: unfusing the relu only adds a costlier alternative
   b.output("p", b.matmul(b.input("x", {16, 64}), b.weight("w", {64, 64}), Activation::kRelu));
   const Graph graph = std::move(b).finish();
@@ -144,8 +142,7 @@ TEST_CASE("the tie-break among zero-value actions decides how the paper's loop g
   // No rule lowers this graph's cost, so every root action is worth 0 and the tie-break alone
   // chooses. `transpose-product` and `transpose-twice` never saturate (each application exposes a
   // new match).
-  dsl::Diagnostics diagnostics;
-  dsl::RuleLibrary library = dsl::load_rule_text(R"(
+  const dsl::RuleSet set = test_fixtures::rule_set(R"(
 rule transpose-product: (matmul 0 ?x ?y)
   => (transpose (matmul 0 (transpose ?y [1, 0]) (transpose ?x [1, 0])) [1, 0])
 rule add-commute: (ewadd ?a ?b) => (ewadd ?b ?a)
@@ -153,10 +150,8 @@ rule mul-commute: (ewmul ?a ?b) => (ewmul ?b ?a)
 rule unfuse-relu: (matmul 2 ?a ?b) => (relu (matmul 0 ?a ?b))
 rule transpose-twice: (ewadd ?a ?b) => (ewadd (transpose (transpose ?a [1, 0]) [1, 0]) ?b)
 )",
-                                                 "zero.rules", diagnostics);
-  REQUIRE_FALSE(diagnostics.has_errors());
-  const dsl::RuleSet set(std::move(library.rules));
-  const RooflineCostModel model(builtin_profile("v100"));
+                                                   "zero.rules");
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   GraphBuilder b;
   const TensorRef x = b.input("x", {16, 16});
   const TensorRef product = b.matmul(x, b.weight("w", {16, 16}), Activation::kRelu);
@@ -202,7 +197,7 @@ rule transpose-twice: (ewadd ?a ?b) => (ewadd (transpose (transpose ?a [1, 0]) [
 
 TEST_CASE("greedy and taso report why they stopped") {
   const dsl::RuleSet set = rules();
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   auto stop = [&](const char* strategy, auto&& tweak) {
     search::OptimizeOptions options = base_options(strategy);
     tweak(options);
@@ -221,7 +216,7 @@ TEST_CASE("greedy and taso report why they stopped") {
 
 TEST_CASE("eqsat reports its stop reason and the rules it used") {
   const dsl::RuleSet set = rules();
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   search::OptimizeOptions options = base_options("eqsat");
   const auto saturated = search::optimize(shared_input_graph(), set, model, options);
   CHECK(saturated.stop == search::StopReason::kSaturated);
@@ -244,7 +239,7 @@ TEST_CASE("eqsat reports its stop reason and the rules it used") {
 
 TEST_CASE("unknown strategies and extractors are clear errors") {
   const dsl::RuleSet set = rules();
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   CHECK_THROWS_WITH_AS(base_options("annealing"),
                        "error: unknown strategy 'annealing' (known: eqsat, mcts, greedy, taso)",
                        Error);

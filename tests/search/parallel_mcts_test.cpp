@@ -11,6 +11,7 @@
 #include "tensor/graph_builder.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -34,7 +35,7 @@ struct Run {
 };
 
 Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   search::OptimizeOptions options;
   options.extract = extract::ExtractorKind::kDag;
   options.final_extract = extract::ExtractorKind::kDag;
@@ -65,8 +66,7 @@ Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
 }  // namespace
 
 TEST_CASE("parallel mcts is deterministic and independent of the thread count for a wave size") {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
   const Run sequential = run(rules, 1, 1);
   CHECK_FALSE(sequential.rules.empty());
@@ -84,8 +84,7 @@ TEST_CASE("parallel mcts is deterministic and independent of the thread count fo
 
 TEST_CASE(
     "a simulation's span overlaps each reward extraction with the search for the next state") {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
   // One simulation in flight: before the pipeline, the critical path was the simulation's
   // whole CPU time; now a rollout's extractions run beside its rule applications.
@@ -95,8 +94,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the simulations' estimated time on T threads follows the window of the batch") {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
   // One in flight: each simulation waits for the one before, whatever the threads.
   const Run sequential = run(rules, 1, 1);

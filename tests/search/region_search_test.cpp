@@ -15,13 +15,13 @@
 #include "tensor/device_profile.hpp"
 #include "tensor/graph_regions.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
 TEST_CASE("the default search by regions on NasRNN unrolled over 12 steps") {
-  const dsl::RuleSet rules(dsl::select_rules(
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"}), {}));
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const dsl::RuleSet& rules = test_fixtures::taso_rules();
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   const tensor::Graph graph = *frontend::build_zoo_model("nasrnn-12");
   REQUIRE(tensor::operator_count(graph) == 552);
   search::OptimizeOptions options;

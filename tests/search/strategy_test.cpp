@@ -13,6 +13,7 @@
 #include "tensor/device_profile.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
@@ -43,10 +44,9 @@ class OneIteration final : public search::Strategy {
 }  // namespace
 
 TEST_CASE("a strategy outside the table runs through optimize and reports itself") {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   const tensor::Graph graph = search_graphs::projections();
   search::OptimizeOptions options;
   options.final_extract = extract::ExtractorKind::kDag;

@@ -19,6 +19,7 @@
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
 #include "tests/search/strategy_records.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -36,12 +37,6 @@ Graph six_products(bool relu) {
   return std::move(b).finish();
 }
 
-const dsl::RuleSet& taso_rules() {
-  static const dsl::RuleSet rules(dsl::select_rules(
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"}), {}));
-  return rules;
-}
-
 std::size_t products(const Graph& graph) {
   const GraphStats stats = graph_stats(graph);
   const auto found = stats.by_op.find(Op::kMatmul);
@@ -50,14 +45,14 @@ std::size_t products(const Graph& graph) {
 
 search::OptimizeResult optimize(const Graph& graph, const std::string& taso_graph,
                                 const std::string& strategy = "mcts") {
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   search::OptimizeOptions options;
   options.strategy = parse_name(search::kStrategyNames, strategy, "strategy");
   options.taso_pass.graph = parse_name(search::kTasoGraphNames, taso_graph, "taso_graph");
   options.mcts.simulations = 32;  // a smaller tree than the default's, for time
   options.mcts.node_limit = 2'000;
   options.taso.budget = 200;
-  return search::optimize(graph, taso_rules(), model, options);
+  return search::optimize(graph, test_fixtures::taso_rules(), model, options);
 }
 
 }  // namespace
@@ -92,15 +87,17 @@ TEST_CASE("the default search is never worse than mcts alone or taso alone") {
 }
 
 TEST_CASE("the default search is deterministic for a seed") {
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = six_products(true);
   search::OptimizeOptions options;
   options.mcts.seed = 3;
   options.mcts.simulations = 32;
   options.mcts.node_limit = 2'000;
   options.taso.budget = 20;
-  const search::OptimizeResult first = search::optimize(graph, taso_rules(), model, options);
-  const search::OptimizeResult second = search::optimize(graph, taso_rules(), model, options);
+  const search::OptimizeResult first =
+      search::optimize(graph, test_fixtures::taso_rules(), model, options);
+  const search::OptimizeResult second =
+      search::optimize(graph, test_fixtures::taso_rules(), model, options);
   CHECK(first.optimized_cost == second.optimized_cost);
   CHECK(strategy_records::taso(first).at("explored").get<std::size_t>() == 20);
   REQUIRE(strategy_records::mcts_steps(first).size() ==
@@ -112,16 +109,18 @@ TEST_CASE("the default search is deterministic for a seed") {
 }
 
 TEST_CASE("on two threads the taso pass runs beside the tree search, with one thread's result") {
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = six_products(true);
   search::OptimizeOptions options;
   options.mcts.simulations = 32;
   options.mcts.node_limit = 2'000;
   options.mcts.batch = 2;
   options.taso.budget = 40;
-  const search::OptimizeResult one = search::optimize(graph, taso_rules(), model, options);
+  const search::OptimizeResult one =
+      search::optimize(graph, test_fixtures::taso_rules(), model, options);
   options.limits.threads = 2;
-  const search::OptimizeResult two = search::optimize(graph, taso_rules(), model, options);
+  const search::OptimizeResult two =
+      search::optimize(graph, test_fixtures::taso_rules(), model, options);
   CHECK(two.optimized_cost == one.optimized_cost);
   REQUIRE(two.record.contains("taso"));
   CHECK(strategy_records::taso(two).at("explored").get<std::size_t>() ==
@@ -136,14 +135,15 @@ TEST_CASE("on two threads the taso pass runs beside the tree search, with one th
 
 TEST_CASE("the default search's taso pass stops at its patience; the taso strategy has none") {
   REQUIRE(search::OptimizeOptions().taso_pass.patience > 0);
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = six_products(true);
   search::OptimizeOptions options;
   options.mcts.simulations = 8;
   options.mcts.node_limit = 500;
   options.taso.budget = 30;
   options.taso_pass.patience = 1;
-  const search::OptimizeResult hasty = search::optimize(graph, taso_rules(), model, options);
+  const search::OptimizeResult hasty =
+      search::optimize(graph, test_fixtures::taso_rules(), model, options);
   REQUIRE(hasty.record.contains("taso"));
   CHECK(strategy_records::taso(hasty).at("stop_reason") == "patience");
   CHECK(strategy_records::taso(hasty).at("explored").get<std::size_t>() ==
@@ -151,7 +151,8 @@ TEST_CASE("the default search's taso pass stops at its patience; the taso strate
   CHECK(search_graphs::max_difference(graph, hasty.graph, 3) < 1e-6);
 
   options.strategy = search::StrategyKind::kTaso;
-  const search::OptimizeResult taso = search::optimize(graph, taso_rules(), model, options);
+  const search::OptimizeResult taso =
+      search::optimize(graph, test_fixtures::taso_rules(), model, options);
   REQUIRE(taso.record.contains("taso"));
   CHECK(strategy_records::taso(taso).at("stop_reason") != "patience");
   CHECK(strategy_records::taso(taso).at("explored").get<std::size_t>() >

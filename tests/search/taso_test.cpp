@@ -16,6 +16,7 @@
 #include "tensor/interpreter.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tests/search/search_graphs.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 using namespace mctsat::tensor;
@@ -24,10 +25,7 @@ using search_graphs::projections;
 namespace {
 
 dsl::RuleSet rules_from(const char* text) {
-  dsl::Diagnostics diagnostics;
-  dsl::RuleLibrary library = dsl::load_rule_text(text, "taso.rules", diagnostics);
-  REQUIRE_FALSE(diagnostics.has_errors());
-  return dsl::RuleSet(std::move(library.rules));
+  return test_fixtures::rule_set(text, "taso.rules");
 }
 
 // relu(transpose(relu(x))): moving the outer relu below the transpose costs the same, and then the
@@ -48,7 +46,7 @@ rule relu-relu: (relu (relu ?x)) => (relu ?x)
 
 TEST_CASE("taso needs its alpha relaxation to pass a graph that is no cheaper") {
   const dsl::RuleSet rules = rules_from(kReluRules);
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = double_relu();
   search::TasoOptions options;
   search::SearchLimits limits;
@@ -69,7 +67,7 @@ TEST_CASE("taso needs its alpha relaxation to pass a graph that is no cheaper") 
 
 TEST_CASE("taso stops at its budget and its time limit") {
   const dsl::RuleSet rules = rules_from(kReluRules);
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   search::TasoOptions options;
   search::SearchLimits limits;
   options.budget = 1;
@@ -84,10 +82,9 @@ TEST_CASE("taso stops at its budget and its time limit") {
 }
 
 TEST_CASE("taso with TASO's rules improves a graph the same way on 1 and 2 threads") {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = projections();
   search::TasoOptions options;
   search::SearchLimits limits;
@@ -113,10 +110,9 @@ TEST_CASE("taso with TASO's rules improves a graph the same way on 1 and 2 threa
 }
 
 TEST_CASE("taso's patience stops it early and finds the same graph when it exceeds the waits") {
-  const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   const dsl::RuleSet rules(dsl::select_rules(library, {}));
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = projections();
   search::TasoOptions options;
   search::SearchLimits limits;

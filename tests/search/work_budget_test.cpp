@@ -16,6 +16,7 @@
 #include "search/work_units.hpp"
 #include "tensor/device_profile.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
@@ -30,9 +31,8 @@ struct Outcome {
 };
 
 Outcome run(std::uint64_t work) {
-  const dsl::RuleSet rules(dsl::select_rules(
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"}), {}));
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const dsl::RuleSet& rules = test_fixtures::taso_rules();
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   search::OptimizeOptions options;
   options.limits.threads = 2;
   options.limits.work = work;

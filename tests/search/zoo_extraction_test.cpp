@@ -13,15 +13,15 @@
 #include "tensor/device_profile.hpp"
 #include "tensor/egraph_conversion.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
 TEST_CASE("dag's chain moves reach the ILP optimum of NASRNN's saturated e-graph") {
   tensor::TensorEGraph teg = tensor::to_egraph(*frontend::build_zoo_model("nasrnn"));
-  const dsl::RuleSet rules(dsl::select_rules(
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"}), {}));
+  const dsl::RuleSet& rules = test_fixtures::taso_rules();
   search::run_eqsat(teg, rules, search::EqsatOptions{}, search::SearchLimits{});
-  const tensor::RooflineCostModel cost_model(tensor::builtin_profile("v100"));
+  const tensor::RooflineCostModel& cost_model = test_fixtures::v100_roofline();
   const extract::Problem problem = extract::problem_from_tensor(teg, cost_model);
 
   extract::ExtractorOptions options;

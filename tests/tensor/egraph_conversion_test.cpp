@@ -13,6 +13,7 @@
 #include <string>
 
 #include "egraph/rewrite.hpp"
+#include "frontend/zoo_builders.hpp"
 #include "support/error.hpp"
 #include "tensor/device_profile.hpp"
 #include "tensor/enode_cost.hpp"
@@ -21,6 +22,7 @@
 #include "tensor/interpreter.hpp"
 #include "tensor/roofline_cost_model.hpp"
 #include "tensor/shape_inference.hpp"
+#include "tests/support/fixtures.hpp"
 
 namespace mctsat::tensor {
 namespace {
@@ -46,23 +48,9 @@ Graph demo_graph(std::int64_t channels, std::int64_t side, std::int64_t tokens,
 }
 
 // The zoo's `bert` with its sizes as parameters (the zoo: 8 layers, 64 tokens, 16 heads of 64).
-// The attention products need tokens == head_size.
 Graph bert_graph(int layers, std::int64_t tokens, std::int64_t heads, std::int64_t head_size) {
-  const std::int64_t hidden = heads * head_size;
-  GraphBuilder b;
-  TensorRef x = b.relu(b.input("input", {tokens, hidden}));
-  for (int layer = 0; layer < layers; ++layer) {
-    auto project = [&](const char* which) {
-      const TensorRef w = b.weight(fmt::format("layer{}_w{}", layer, which), {hidden, hidden});
-      return b.transpose(b.reshape(b.matmul(x, w), {tokens, heads, head_size}), {1, 0, 2});
-    };
-    const TensorRef q = project("q"), k = project("k"), v = project("v");
-    const TensorRef attention = b.matmul(b.matmul(q, k), v);
-    const TensorRef merged = b.reshape(b.transpose(attention, {1, 0, 2}), {tokens, hidden});
-    x = b.matmul(merged, b.weight(fmt::format("layer{}_wo", layer), {hidden, hidden}));
-    b.output(fmt::format("layer{}", layer), x);
-  }
-  return std::move(b).finish();
+  return mctsat::frontend::zoo::build_bert(mctsat::frontend::zoo::BertSizes{
+      .layers = layers, .tokens = tokens, .heads = heads, .head_size = head_size});
 }
 
 std::shared_ptr<const Tensor> counting_values(Shape shape, double scale) {
@@ -424,7 +412,7 @@ double selection_cost(const TensorEGraph& egraph, const Selection& selection,
 }
 
 TEST_CASE("e-node costs: zero for literals, leaves, proj, views and weight-only e-nodes") {
-  const RooflineCostModel model(builtin_profile("v100"));
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
   const Graph graph = mixed_graph();
   const TensorEGraph egraph = to_egraph(graph);
   const auto& g = egraph.egraph;

@@ -11,6 +11,7 @@
 #include "tensor/graph_regions.hpp"
 #include "tensor/graph_stats.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
@@ -52,7 +53,7 @@ TEST_CASE("an unrolled recurrent network is cut between steps into regions of eq
   CHECK(regions[1].structure_key == regions[5].structure_key);
   CHECK(regions[0].structure_key != regions[1].structure_key);
 
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   for (const bool shared : {false, true}) {
     const tensor::Graph joined = join_unchanged(graph, regions, shared);
     CHECK(tensor::operator_count(joined) == tensor::operator_count(graph));
@@ -74,7 +75,7 @@ TEST_CASE("a graph no larger than the region size is one region; every layer sta
     operators += region.operators;
   }
   CHECK(operators == tensor::operator_count(deep));
-  const tensor::RooflineCostModel model(tensor::builtin_profile("v100"));
+  const tensor::RooflineCostModel& model = test_fixtures::v100_roofline();
   const tensor::Graph joined = join_unchanged(deep, regions, true);
   CHECK(joined.outputs().size() == deep.outputs().size());
   CHECK(tensor::graph_cost(joined, model) == doctest::Approx(tensor::graph_cost(deep, model)));

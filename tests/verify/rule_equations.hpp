@@ -7,15 +7,13 @@
 #include <string>
 
 #include "dsl/rule_library.hpp"
+#include "tests/support/fixtures.hpp"
 #include "verify/equation.hpp"
 
 namespace mctsat::verify::testing {
 
 inline dsl::RuleLibrary rule_library(const std::string& text) {
-  dsl::Diagnostics diagnostics;
-  auto library = dsl::load_rule_text(text, "<test>", diagnostics);
-  REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
-  return library;
+  return test_fixtures::rule_library(text, "<test>");
 }
 
 inline Equation rule_equation(const std::string& text) {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "dsl/rule_library.hpp"
+#include "tests/support/fixtures.hpp"
 #include "verify/axiom_check.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/shape_check.hpp"
@@ -13,8 +14,7 @@ using namespace mctsat::verify;
 namespace {
 
 const dsl::RuleLibrary& taso() {
-  static const dsl::RuleLibrary library =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso"});
+  const dsl::RuleLibrary& library = test_fixtures::taso_library();
   return library;
 }
 
