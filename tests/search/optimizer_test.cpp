@@ -238,8 +238,6 @@ TEST_CASE("eqsat reports its stop reason and the rules it used") {
 }
 
 TEST_CASE("unknown strategies and extractors are clear errors") {
-  const dsl::RuleSet set = rules();
-  const RooflineCostModel& model = test_fixtures::v100_roofline();
   CHECK_THROWS_WITH_AS(base_options("annealing"),
                        "error: unknown strategy 'annealing' (known: eqsat, mcts, greedy, taso)",
                        Error);
