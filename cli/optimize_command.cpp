@@ -41,7 +41,7 @@ constexpr EnumNames<GuardMode, 3> kGuardModeNames{{
 
 struct OptimizeCliOptions {
   std::string model;
-  std::vector<std::string> rule_paths{default_rule_path()};
+  std::vector<std::string> rule_sources{"taso"};  // --rules: library names or paths
   dsl::RuleSelection selection;
   search::OptimizeOptions search;
   CostOptions cost;
@@ -141,7 +141,11 @@ void add_optimize_command(CLI::App& app) {
   auto options = std::make_shared<OptimizeCliOptions>();
   CLI::App* command = app.add_subcommand("optimize", "Optimize a model with rewrite rules");
   command->add_option("model", options->model, "Zoo model name or model file")->required();
-  command->add_option("--rules", options->rule_paths, "Rule files or directories")
+  command
+      ->add_option("--rules", options->rule_sources,
+                   "Rule libraries by name (taso, extended, exporters; combine them: "
+                   "taso,extended), rule files or directories")
+      ->delimiter(',')
       ->capture_default_str();
   command->add_option("--ruleset", options->selection.rulesets, "Use only rules of these rulesets");
   command->add_option("--tags", options->selection.tags, "Use only rules with one of these tags");
@@ -263,8 +267,9 @@ void add_optimize_command(CLI::App& app) {
     study::check_session_options(session_options);
     const tensor::Graph graph = o.model_options.load(o.model);
     std::string unverified;  // a warning about user rules without a passing verification
-    const dsl::RuleSet rules = study::selected_rules(o.rule_paths, o.selection, o.verify_rules,
-                                                     rule_library_dir(), &unverified);
+    const dsl::RuleSet rules =
+        study::selected_rules(rule_source_paths(o.rule_sources), o.selection, o.verify_rules,
+                              rule_library_dir(), &unverified);
     if (!unverified.empty()) {
       if (!o.json) fmt::print(stderr, "warning: {}\n", unverified);  // before the search
       session_options.warnings.push_back(unverified);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "dsl/rule_library.hpp"
 #include "support/installed_data.hpp"
 
 namespace mctsat::cli {
@@ -19,6 +20,10 @@ std::string rule_library_dir() {
 
 std::string default_rule_path() {
   return (std::filesystem::path(rule_library_dir()) / "taso").string();
+}
+
+std::vector<std::string> rule_source_paths(const std::vector<std::string>& sources) {
+  return dsl::resolve_rule_sources(sources, rule_library_dir());
 }
 
 std::string examples_dir() {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace mctsat::cli {
 
@@ -15,6 +16,11 @@ std::string rule_library_dir();
 
 // The rule files `optimize` and `bench` use by default: rule_library_dir() + "/taso".
 std::string default_rule_path();
+
+// Rule sources as given on the command line (`--rules taso,extended`, paths, or both) as paths:
+// dsl::resolve_rule_sources with rule_library_dir() (library names resolve in the installed
+// library too). Throws an Error for a plain name that is neither a path nor a library.
+std::vector<std::string> rule_source_paths(const std::vector<std::string>& sources);
 
 // The examples' folder (`mctsat examples` copies it), found like rule_library_dir().
 std::string examples_dir();

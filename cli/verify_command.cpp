@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/rule_library_location.hpp"
+#include "cli/verification_level_writer.hpp"
 #include "dsl/rule_library.hpp"
 #include "support/allocator_reuse.hpp"
 #include "support/error.hpp"
@@ -31,11 +34,19 @@ struct VerifyCliOptions {
   std::string cache_dir;
   std::string axioms;  // --axioms: the axioms proofs use instead of the shipped ones
   bool no_cache = false, json = false, verbose = false;
+  bool write_levels = false;  // --write-levels: each rule's level into its file as @verified
 };
 
 nlohmann::json to_json(const verify::CheckResult& r) {
   return {
       {"verdict", verify::verdict_name(r.verdict)}, {"detail", r.detail}, {"seconds", r.seconds}};
+}
+
+std::string level_name(std::optional<dsl::VerificationLevel> level) {
+  return level ? std::string(name_of(dsl::kVerificationLevelNames, *level)) : "none";
+}
+nlohmann::json level_json(std::optional<dsl::VerificationLevel> level) {
+  return level ? nlohmann::json(level_name(level)) : nlohmann::json();
 }
 
 struct Tally {
@@ -66,7 +77,7 @@ struct Tally {
 
 void run(const VerifyCliOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  dsl::RuleLibrary library = dsl::load_rules_or_throw(o.paths);
+  dsl::RuleLibrary library = dsl::load_rules_or_throw(rule_source_paths(o.paths));
   if (!o.axioms.empty() && !library.axioms.empty())
     throw Error(
         fmt::format("--axioms {}: the files given already declare {} axioms (proofs use "
@@ -110,17 +121,49 @@ void run(const VerifyCliOptions& o) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   Tally shape[2], proof, numeric[2];
-  std::size_t failed = 0, cached = 0;
-  for (const auto& r : reports) {
+  std::size_t failed = 0, cached = 0, claims_unmet = 0;
+  // Rules' reports come first, in the order of `rules` (verify_library); a rule's @verified
+  // claim is met when its checks show exactly that level.
+  const auto claim = [&](std::size_t i) {
+    return i < rules.size() ? rules[i].verified : std::nullopt;
+  };
+  const auto claim_unmet = [&](std::size_t i) {
+    return !o.write_levels && claim(i) && claim(i) != reports[i].level();
+  };
+  std::size_t levels_written = 0;
+  if (o.write_levels) {
+    // One annotation per declaration: a `<=>` rule's two directions share it, at the weaker level.
+    std::map<std::tuple<std::string, std::uint32_t, std::uint32_t>, DeclaredLevel> declarations;
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      const SourceLocation& where = rules[i].where;
+      const auto level = reports[i].level();
+      const auto [it, first] = declarations.try_emplace(
+          std::tuple(where.file, where.line, where.column), DeclaredLevel{where, level});
+      if (!first && (!level || (it->second.level && *level < *it->second.level)))
+        it->second.level = level;
+    }
+    std::vector<DeclaredLevel> list;
+    for (const auto& [key, d] : declarations) list.push_back(d);
+    levels_written = write_verification_levels(list);
+  }
+  std::map<std::string, std::size_t> levels{{"none", 0}};
+  for (std::string_view name : names_of(dsl::kVerificationLevelNames)) levels[std::string(name)];
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const verify::EquationReport& r = reports[i];
     shape[r.axiom].add(r.shape);
     numeric[r.axiom].add(r.numeric);
-    if (!r.axiom) proof.add(r.proof);
+    if (!r.axiom) {
+      proof.add(r.proof);
+      ++levels[level_name(r.level())];
+    }
     failed += r.failed();
     cached += r.cached;
+    claims_unmet += claim_unmet(i);
   }
   if (o.json) {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& r : reports)
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      const verify::EquationReport& r = reports[i];
       list.push_back({{"name", r.name},
                       {"kind", r.axiom ? "axiom" : "rule"},
                       {"file", r.where.file},
@@ -132,7 +175,10 @@ void run(const VerifyCliOptions& o) {
                       {"numeric", to_json(r.numeric)},
                       {"cached", r.cached},
                       {"unverified", r.unverified()},
-                      {"failed", r.failed()}});
+                      {"failed", r.failed()},
+                      {"level", level_json(r.level())},
+                      {"claimed_level", level_json(claim(i))}});
+    }
     std::cout << nlohmann::json(
                      {{"results", list},
                       {"summary",
@@ -143,6 +189,9 @@ void run(const VerifyCliOptions& o) {
                         {"rule_shape", shape[0].json()},
                         {"rule_proof", proof.json()},
                         {"rule_numeric", numeric[0].json()},
+                        {"rule_levels", levels},
+                        {"claims_unmet", claims_unmet},
+                        {"levels_written", levels_written},
                         {"axiom_shape", shape[1].json()},
                         {"axiom_numeric", numeric[1].json()},
                         {"proof_axioms",
@@ -151,14 +200,20 @@ void run(const VerifyCliOptions& o) {
                      .dump(2)
               << '\n';
   } else {
-    std::cout << fmt::format("{:<28} {:<8} {:<8} {:<8} {:>8}\n", "rule", "shape", "axioms",
-                             "numeric", "seconds");
-    for (const auto& r : reports) {
+    std::cout << fmt::format("{:<28} {:<8} {:<8} {:<8} {:<8} {:>8}\n", "rule", "shape", "axioms",
+                             "numeric", "level", "seconds");
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      const verify::EquationReport& r = reports[i];
       const double t = r.shape.seconds + r.proof.seconds + r.numeric.seconds;
       const char* proof_text = r.axiom ? "axiom" : verify::verdict_name(r.proof.verdict);
-      std::cout << fmt::format(
-          "{:<28} {:<8} {:<8} {:<8} {:>8.3f}{}\n", r.name, verify::verdict_name(r.shape.verdict),
-          proof_text, verify::verdict_name(r.numeric.verdict), t, r.cached ? " (cached)" : "");
+      std::cout << fmt::format("{:<28} {:<8} {:<8} {:<8} {:<8} {:>8.3f}{}\n", r.name,
+                               verify::verdict_name(r.shape.verdict), proof_text,
+                               verify::verdict_name(r.numeric.verdict),
+                               r.axiom ? "-" : level_name(r.level()), t,
+                               r.cached ? " (cached)" : "");
+      if (claim_unmet(i))
+        std::cout << fmt::format("  {}: @verified({}), but the checks show {}\n",
+                                 r.where.to_string(), level_name(claim(i)), level_name(r.level()));
       auto detail = [&](const char* what, const verify::CheckResult& c) {
         if (c.verdict == verify::Verdict::kFail ||
             (o.verbose && c.verdict != verify::Verdict::kSkipped))
@@ -177,6 +232,13 @@ void run(const VerifyCliOptions& o) {
     if (!axioms.empty())
       std::cout << fmt::format("{} axioms: shape {}; numeric {}\n", axioms.size(), shape[1].text(),
                                numeric[1].text());
+    std::cout << fmt::format(
+        "rule levels: {} axioms, {} shapes, {} samples, {} none{}\n", levels["axioms"],
+        levels["shapes"], levels["samples"], levels["none"],
+        claims_unmet ? fmt::format("; {} @verified claims unmet", claims_unmet) : std::string());
+    if (o.write_levels)
+      std::cout << fmt::format("wrote {} @verified annotation{}\n", levels_written,
+                               levels_written == 1 ? "" : "s");
     std::cout << axioms_note << '\n';
     std::cout << fmt::format("{:.1f} s ({} from the cache)\n", seconds, cached);
   }
@@ -184,6 +246,9 @@ void run(const VerifyCliOptions& o) {
   if (failed > 0)
     throw Error(
         fmt::format("{} of {} rules and axioms failed verification", failed, reports.size()));
+  if (claims_unmet > 0)
+    throw Error(fmt::format("{} of {} rules are not at the level their @verified states",
+                            claims_unmet, rules.size()));
 }
 
 }  // namespace
@@ -194,8 +259,14 @@ void add_verify_command(CLI::App& app) {
       "verify",
       "Check rules for soundness: Z3 shape proofs, Z3 proofs from the axioms, numeric "
       "tests");
-  command->add_option("paths", o->paths, "Rule files or directories")->required();
+  command
+      ->add_option("paths", o->paths,
+                   "Rule libraries by name (taso, extended), rule files or directories")
+      ->required();
   command->add_option("--only", o->only, "Verify only these rules or axioms");
+  command->add_flag("--write-levels", o->write_levels,
+                    "Write each rule's verification level into its file as @verified(LEVEL) "
+                    "(samples, shapes or axioms)");
   command->add_flag("--json", o->json, "Print JSON");
   command->add_flag("--verbose,-v", o->verbose, "Print every check's detail");
   command

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dsl/verification_level.hpp"
 #include "support/error.hpp"
 
 namespace mctsat::dsl {
@@ -38,6 +39,7 @@ struct RuleDecl {
   SourceLocation where;
   std::string name;
   std::vector<std::string> tags;
+  std::optional<VerificationLevel> verified;  // @verified(LEVEL): how the rule was shown sound
   std::vector<Term> lhs, rhs;
   bool bidirectional = false;
   std::optional<Expr> condition;

@@ -76,6 +76,7 @@ struct CheckedRule {
   std::string name;
   std::string ruleset;
   std::vector<std::string> tags;
+  std::optional<VerificationLevel> verified;  // the declaration's @verified level, if any
   SourceLocation where;
   std::vector<Variable> vars;
   std::vector<Pat> lhs, rhs;  // equally many; rhs[i] replaces lhs[i]

@@ -376,6 +376,7 @@ std::optional<CheckedRule> check_direction(const RuleDecl& decl, const std::vect
   rule.name = reversed ? decl.name + "-reverse" : decl.name;
   rule.ruleset = ruleset;
   rule.tags = decl.tags;
+  rule.verified = decl.verified;
   rule.where = decl.where;
   rule.reversed = reversed;
   // A multi-pattern rule joins the matches of all its left-hand sides (their product where they

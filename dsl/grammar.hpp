@@ -5,6 +5,7 @@
 //   ruleset taso
 //   include "conv.rules"
 //   @tags(matmul, assoc)
+//   @verified(axioms)
 //   rule matmul-assoc: (matmul ?act (matmul 0 ?a ?b) ?c) => (matmul ?act ?a (matmul 0 ?b ?c))
 //   rule ewadd-comm: (ewadd ?x ?y) <=> (ewadd ?y ?x)
 //   rule share: (matmul 0 ?x ?w1), (matmul 0 ?x ?w2) => A, B where rank(?w1) == 2
@@ -102,6 +103,9 @@ struct rule_name : name {};
 struct tag : name {};
 struct tags : if_must<TAO_PEGTL_STRING("@tags"), sp, one<'('>, sp, list<tag, seq<sp, one<','>, sp>>,
                       sp, one<')'>> {};
+struct verified_level : name {};
+struct verified
+    : if_must<TAO_PEGTL_STRING("@verified"), sp, one<'('>, sp, verified_level, sp, one<')'>> {};
 struct rule_body : seq<must<lhs>, sp, must<arrow>, sp, must<rhs>, opt<sp, where_clause>> {};
 struct rule_decl
     : if_must<keyword<TAO_PEGTL_STRING("rule")>, sp, rule_name, sp, one<':'>, sp, rule_body> {};
@@ -110,7 +114,7 @@ struct axiom_body : seq<opt<forall, sp>, must<lhs>, sp, must<TAO_PEGTL_STRING("=
                         opt<sp, where_clause>> {};
 struct axiom_decl
     : if_must<keyword<TAO_PEGTL_STRING("axiom")>, sp, rule_name, sp, one<':'>, sp, axiom_body> {};
-struct annotated : seq<star<tags, sp>, sor<rule_decl, axiom_decl>> {};
+struct annotated : seq<star<sor<tags, verified>, sp>, sor<rule_decl, axiom_decl>> {};
 struct ruleset_name : name {};
 struct ruleset_decl : if_must<keyword<TAO_PEGTL_STRING("ruleset")>, sp, ruleset_name> {};
 struct path_text : star<pegtl::not_one<'"', '\n'>> {};
@@ -121,7 +125,7 @@ struct include_decl
 struct item : sor<ruleset_decl, include_decl, annotated> {};
 struct item_start : sor<keyword<TAO_PEGTL_STRING("ruleset")>, keyword<TAO_PEGTL_STRING("include")>,
                         keyword<TAO_PEGTL_STRING("rule")>, keyword<TAO_PEGTL_STRING("axiom")>,
-                        TAO_PEGTL_STRING("@tags")> {};
+                        TAO_PEGTL_STRING("@tags"), TAO_PEGTL_STRING("@verified")> {};
 
 template <class Rule>
 constexpr std::string_view expected_message() {
@@ -143,6 +147,8 @@ constexpr std::string_view expected_message() {
     return "expected a ruleset name";
   else if constexpr (std::is_same_v<Rule, tag>)
     return "expected a tag name";
+  else if constexpr (std::is_same_v<Rule, verified_level>)
+    return "expected a verification level: samples, shapes or axioms";
   else if constexpr (std::is_same_v<Rule, expression>)
     return "expected a condition";
   else if constexpr (std::is_same_v<Rule, unary>)

@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tao/pegtl/contrib/parse_tree.hpp>
 
 #include "dsl/grammar.hpp"
@@ -25,12 +26,13 @@ using Node = pt::node;
 template <class Rule>
 using Selector = pt::selector<
     Rule,
-    pt::store_content::on<
-        g::var_name, g::int_literal, g::float_literal, g::list_literal, g::application, g::op_name,
-        g::call, g::call_name, g::negate_op, g::not_op, g::mul_op, g::add_op, g::compare_op,
-        g::and_op, g::or_op, g::lhs, g::rhs, g::forward_arrow, g::both_arrow, g::where_clause,
-        g::rule_name, g::tag, g::tags, g::rule_decl, g::forall, g::axiom_decl, g::ruleset_decl,
-        g::ruleset_name, g::include_decl, g::path_text, g::variable, g::negation>,
+    pt::store_content::on<g::var_name, g::int_literal, g::float_literal, g::list_literal,
+                          g::application, g::op_name, g::call, g::call_name, g::negate_op,
+                          g::not_op, g::mul_op, g::add_op, g::compare_op, g::and_op, g::or_op,
+                          g::lhs, g::rhs, g::forward_arrow, g::both_arrow, g::where_clause,
+                          g::rule_name, g::tag, g::tags, g::verified, g::verified_level,
+                          g::rule_decl, g::forall, g::axiom_decl, g::ruleset_decl, g::ruleset_name,
+                          g::include_decl, g::path_text, g::variable, g::negation>,
     pt::fold_one::on<g::expression, g::conjunction, g::comparison, g::sum, g::product>>;
 
 // Raises parse errors with the grammar's messages.
@@ -113,11 +115,27 @@ class Builder {
     }
   }
 
-  // Tags (zero or more) followed by a rule or an axiom; the selector flattens them into siblings.
+  // Tags and a verification level (zero or more annotations) followed by a rule or an axiom; the
+  // selector flattens them into siblings.
   std::vector<std::string> pending_tags_;
+  std::optional<VerificationLevel> pending_level_;
+  std::optional<SourceLocation> pending_level_where_;
   void annotated(const Node& node) {
     if (node.is_type<g::tags>()) {
       for (const auto& tag : node.children) pending_tags_.push_back(tag->string());
+      return;
+    }
+    if (node.is_type<g::verified>()) {
+      const Node& level = *node.children.at(0);
+      if (pending_level_where_)
+        diagnostics_.error(where(node), "a rule states its verification level once");
+      pending_level_where_ = where(node);
+      pending_level_ = find_name(kVerificationLevelNames, level.string());
+      if (!pending_level_)
+        diagnostics_.error(
+            where(level),
+            fmt::format("unknown verification level '{}' (levels: {})", level.string(),
+                        fmt::join(names_of(kVerificationLevelNames), ", ")));
       return;
     }
     if (node.is_type<g::rule_decl>()) {
@@ -125,15 +143,21 @@ class Builder {
       file_.rules.push_back(rule(node));
     } else if (node.is_type<g::axiom_decl>()) {
       file_.items.push_back({Item::Kind::kAxiom, file_.axioms.size(), std::move(comments_)});
+      if (pending_level_where_)
+        diagnostics_.error(*pending_level_where_,
+                           "an axiom is assumed, not verified: @verified belongs to rules");
       file_.axioms.push_back(axiom(node));
     }
     pending_tags_.clear();
+    pending_level_.reset();
+    pending_level_where_.reset();
   }
 
   RuleDecl rule(const Node& node) {
     RuleDecl decl;
     decl.where = where(node);
     decl.tags = pending_tags_;
+    decl.verified = pending_level_;
     for (const auto& child : node.children) {
       if (child->is_type<g::rule_name>()) decl.name = child->string();
       if (child->is_type<g::lhs>()) decl.lhs = terms(*child);
@@ -295,7 +319,7 @@ std::size_t next_item(std::string_view text, std::size_t item, std::size_t error
     while (start < text.size() && (text[start] == ' ' || text[start] == '\t')) ++start;
     const std::string_view rest = text.substr(start);
     for (std::string_view keyword :
-         {"rule ", "rule\t", "axiom ", "axiom\t", "ruleset ", "include ", "@tags"}) {
+         {"rule ", "rule\t", "axiom ", "axiom\t", "ruleset ", "include ", "@tags", "@verified"}) {
       if (rest.substr(0, keyword.size()) == keyword) return start;
     }
     line = text.find('\n', start);
@@ -375,7 +399,7 @@ RuleFile parse_rule_text(std::string text, const std::string& path, Diagnostics&
       }
       diagnostics.error(SourceLocation::at(path, static_cast<std::uint32_t>(cursor.line),
                                            static_cast<std::uint32_t>(cursor.column)),
-                        "expected 'rule', 'axiom', 'ruleset', 'include' or '@tags'");
+                        "expected 'rule', 'axiom', 'ruleset', 'include', '@tags' or '@verified'");
       advance(source, cursor, next_item(source, cursor.byte, cursor.byte));
     } catch (const pegtl::parse_error& e) {
       const auto& position = e.positions().front();

@@ -43,6 +43,11 @@ std::string tags(const std::vector<std::string>& tags) {
   return tags.empty() ? std::string() : fmt::format("@tags({})\n", fmt::join(tags, ", "));
 }
 
+std::string verified(std::optional<VerificationLevel> level) {
+  return level ? fmt::format("@verified({})\n", name_of(kVerificationLevelNames, *level))
+               : std::string();
+}
+
 }  // namespace
 
 std::string format_term(const Term& t) {
@@ -89,8 +94,9 @@ std::string format_expr(const Expr& e) {
 }
 
 std::string format_rule(const RuleDecl& r) {
-  std::string out = tags(r.tags) + fmt::format("rule {}:\n  {}\n  {} {}\n", r.name, sides(r.lhs),
-                                               r.bidirectional ? "<=>" : "=>", sides(r.rhs));
+  std::string out = tags(r.tags) + verified(r.verified) +
+                    fmt::format("rule {}:\n  {}\n  {} {}\n", r.name, sides(r.lhs),
+                                r.bidirectional ? "<=>" : "=>", sides(r.rhs));
   if (r.condition) out += fmt::format("  where {}\n", format_expr(*r.condition));
   return out;
 }

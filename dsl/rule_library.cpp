@@ -7,6 +7,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dsl/checker.hpp"
 #include "dsl/parser.hpp"
@@ -146,6 +147,43 @@ RuleLibrary load_rules_or_throw(const std::vector<std::string>& paths) {
   RuleLibrary library = load_rule_files(paths, diagnostics);
   diagnostics.throw_if_errors();
   return library;
+}
+
+std::vector<std::string> rule_library_names(const std::string& library_root) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& folder : fs::directory_iterator(library_root, ec)) {
+    if (!folder.is_directory(ec)) continue;
+    for (const auto& entry : fs::directory_iterator(folder.path(), ec))
+      if (entry.path().extension() == ".rules") {
+        names.push_back(folder.path().filename().string());
+        break;
+      }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> resolve_rule_sources(const std::vector<std::string>& sources,
+                                              const std::string& library_root) {
+  std::vector<std::string> paths;
+  for (const std::string& source : sources) {
+    std::error_code ec;
+    const bool plain_name = !source.empty() && source.find_first_of("/.") == std::string::npos;
+    if (fs::exists(source, ec) || !plain_name) {
+      paths.push_back(source);
+      continue;
+    }
+    const std::vector<std::string> libraries = rule_library_names(library_root);
+    if (std::find(libraries.begin(), libraries.end(), source) == libraries.end())
+      throw Error(
+          fmt::format("no rule file, directory or rule library named '{}' (the rule "
+                      "libraries in {}: {})",
+                      source, library_root,
+                      libraries.empty() ? "none" : fmt::format("{}", fmt::join(libraries, ", "))));
+    paths.push_back((fs::path(library_root) / source).string());
+  }
+  return paths;
 }
 
 std::vector<CheckedRule> select_rules(const RuleLibrary& library, const RuleSelection& selection) {

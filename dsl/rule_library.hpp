@@ -27,6 +27,17 @@ RuleLibrary load_rule_text(const std::string& text, const std::string& path,
 // Loads, throws an Error listing every diagnostic if any error occurred.
 RuleLibrary load_rules_or_throw(const std::vector<std::string>& paths);
 
+// The rule libraries of a library root (the repository's rules/, installed beside mctsat): the
+// names of its folders that hold .rules files, sorted ("exporters", "extended", "taso").
+std::vector<std::string> rule_library_names(const std::string& library_root);
+
+// Rule sources as users give them (`--rules taso,extended`, paths, or both) as paths to load:
+// an existing file or directory is itself; else a plain name (no '/' or '.') of a library under
+// `library_root` is that library's folder; else a plain name is an Error that lists the
+// libraries, and any other path is kept (loading it reports it missing, located).
+std::vector<std::string> resolve_rule_sources(const std::vector<std::string>& sources,
+                                              const std::string& library_root);
+
 struct RuleSelection {
   std::vector<std::string> rulesets;      // keep rules of these rulesets (empty: all)
   std::vector<std::string> tags;          // keep rules with at least one of these tags (empty: all)

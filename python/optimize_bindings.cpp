@@ -161,9 +161,10 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
   study::SessionOptions session_options;
   session_options.search = options_from(kwargs);
   const std::shared_ptr<Model> model = model_from(model_spec);
-  const std::vector<std::string> paths = rule_paths.is_none()
-                                             ? std::vector<std::string>{default_rule_path()}
-                                             : strings_from(rule_paths);
+  const std::vector<std::string> paths =
+      rule_paths.is_none()
+          ? std::vector<std::string>{default_rule_path()}
+          : dsl::resolve_rule_sources(strings_from(rule_paths), rule_library_dir());
   const dsl::RuleSelection selection{strings_from(rulesets), strings_from(tags),
                                      strings_from(exclude_tags), strings_from(rule_names)};
   if (check) session_options.check = study::SessionCheck{tolerance, 1};  // as `optimize --check`
@@ -183,8 +184,8 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
   OptimizeOutcome outcome;
   errors.run_without_gil([&] {
     std::string unverified;  // a warning about user rules without a passing verification
-    const dsl::RuleSet rules = study::selected_rules(paths, selection, verify_rules,
-                                                     rule_library_dir(), &unverified);
+    const dsl::RuleSet rules =
+        study::selected_rules(paths, selection, verify_rules, rule_library_dir(), &unverified);
     if (!unverified.empty())
       errors.call([&] {
         if (PyErr_WarnEx(PyExc_UserWarning, unverified.c_str(), 1) != 0)

@@ -97,7 +97,8 @@ void bind_rules(py::module_& m) {
       "load_rules",
       [](py::object paths) {
         const std::vector<std::string> list =
-            paths.is_none() ? std::vector<std::string>{default_rule_path()} : paths_from(paths);
+            paths.is_none() ? std::vector<std::string>{default_rule_path()}
+                            : dsl::resolve_rule_sources(paths_from(paths), rule_library_dir());
         dsl::Diagnostics diagnostics;
         dsl::RuleLibrary library = dsl::load_rule_files(list, diagnostics);
         return checked(std::move(library), diagnostics);

@@ -55,6 +55,14 @@ bool EquationReport::unverified() const {
   return !axiom && proof.verdict != Verdict::kPass && numeric.verdict != Verdict::kPass;
 }
 
+std::optional<dsl::VerificationLevel> EquationReport::level() const {
+  if (axiom || failed()) return std::nullopt;
+  const bool shapes = shape.verdict == Verdict::kPass;
+  if (shapes && proof.verdict == Verdict::kPass) return dsl::VerificationLevel::kAxioms;
+  if (numeric.verdict != Verdict::kPass) return std::nullopt;
+  return shapes ? dsl::VerificationLevel::kShapes : dsl::VerificationLevel::kSamples;
+}
+
 bool EquationReport::failed() const {
   return shape.verdict == Verdict::kFail || proof.verdict == Verdict::kFail ||
          numeric.verdict == Verdict::kFail || unverified();

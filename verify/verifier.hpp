@@ -11,6 +11,7 @@
 
 #include "dsl/lowering.hpp"
 #include "dsl/rule_library.hpp"
+#include "dsl/verification_level.hpp"
 #include "verify/axiom_check.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/shape_check.hpp"
@@ -48,6 +49,10 @@ struct EquationReport {
   // is never well-formed where its left-hand side is has no numeric sample and no proof.
   bool failed() const;
   bool unverified() const;  // a rule with no failed check that neither proof nor numeric passed
+  // The level a rule's checks show (dsl/verification_level.hpp): axioms when the shapes and the
+  // proof pass, else shapes when the shapes and the numeric test pass, else samples when the
+  // numeric test passes; nullopt for an axiom, a failed rule, or none of these.
+  std::optional<dsl::VerificationLevel> level() const;
 };
 
 // Why an unverified() rule is not verified, for a person.

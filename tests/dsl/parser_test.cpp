@@ -137,7 +137,7 @@ TEST_CASE("text that starts no item is an error") {
   CHECK(diagnostics.all()[0].where.line == 2);
   CHECK(diagnostics.all()[0].where.column == 3);
   CHECK(diagnostics.all()[0].message ==
-        "expected 'rule', 'axiom', 'ruleset', 'include' or '@tags'");
+        "expected 'rule', 'axiom', 'ruleset', 'include', '@tags' or '@verified'");
 }
 
 TEST_CASE("an integer out of range is an error, not a crash") {
