@@ -122,28 +122,38 @@ void run(const VerifyCliOptions& o) {
 
   Tally shape[2], proof, numeric[2];
   std::size_t failed = 0, cached = 0, claims_unmet = 0;
-  // Rules' reports come first, in the order of `rules` (verify_library); a rule's @verified
-  // claim is met when its checks show exactly that level.
+  // Rules' reports come first, in the order of `rules` (verify_library). A declaration's level is
+  // the weaker of its directions' (a `<=>` rule's two share one @verified); its claim is met when
+  // the checks show exactly that level.
+  using DeclarationKey = std::tuple<std::string, std::uint32_t, std::uint32_t>;
+  const auto key_of = [&](std::size_t i) {
+    const SourceLocation& where = rules[i].where;
+    return DeclarationKey(where.file, where.line, where.column);
+  };
+  std::map<DeclarationKey, DeclaredLevel> declarations;
+  std::map<DeclarationKey, std::size_t> first_direction;  // the first of a declaration's rules
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const auto level = reports[i].level();
+    const DeclarationKey key = key_of(i);
+    first_direction.try_emplace(key, i);
+    const auto inserted = declarations.try_emplace(key, DeclaredLevel{rules[i].where, level});
+    DeclaredLevel& declared = inserted.first->second;
+    if (!inserted.second && (!level || (declared.level && *level < *declared.level)))
+      declared.level = level;
+  }
   const auto claim = [&](std::size_t i) {
     return i < rules.size() ? rules[i].verified : std::nullopt;
   };
+  const auto declared_level = [&](std::size_t i) { return declarations.at(key_of(i)).level; };
+  // Once per declaration, at its first direction.
   const auto claim_unmet = [&](std::size_t i) {
-    return !o.write_levels && claim(i) && claim(i) != reports[i].level();
+    return !o.write_levels && claim(i) && first_direction.at(key_of(i)) == i &&
+           claim(i) != declared_level(i);
   };
   std::size_t levels_written = 0;
   if (o.write_levels) {
-    // One annotation per declaration: a `<=>` rule's two directions share it, at the weaker level.
-    std::map<std::tuple<std::string, std::uint32_t, std::uint32_t>, DeclaredLevel> declarations;
-    for (std::size_t i = 0; i < rules.size(); ++i) {
-      const SourceLocation& where = rules[i].where;
-      const auto level = reports[i].level();
-      const auto [it, first] = declarations.try_emplace(
-          std::tuple(where.file, where.line, where.column), DeclaredLevel{where, level});
-      if (!first && (!level || (it->second.level && *level < *it->second.level)))
-        it->second.level = level;
-    }
     std::vector<DeclaredLevel> list;
-    for (const auto& [key, d] : declarations) list.push_back(d);
+    for (const auto& entry : declarations) list.push_back(entry.second);
     levels_written = write_verification_levels(list);
   }
   std::map<std::string, std::size_t> levels{{"none", 0}};
@@ -213,7 +223,8 @@ void run(const VerifyCliOptions& o) {
                                r.cached ? " (cached)" : "");
       if (claim_unmet(i))
         std::cout << fmt::format("  {}: @verified({}), but the checks show {}\n",
-                                 r.where.to_string(), level_name(claim(i)), level_name(r.level()));
+                                 r.where.to_string(), level_name(claim(i)),
+                                 level_name(declared_level(i)));
       auto detail = [&](const char* what, const verify::CheckResult& c) {
         if (c.verdict == verify::Verdict::kFail ||
             (o.verbose && c.verdict != verify::Verdict::kSkipped))
@@ -247,8 +258,9 @@ void run(const VerifyCliOptions& o) {
     throw Error(
         fmt::format("{} of {} rules and axioms failed verification", failed, reports.size()));
   if (claims_unmet > 0)
-    throw Error(fmt::format("{} of {} rules are not at the level their @verified states",
-                            claims_unmet, rules.size()));
+    throw Error(
+        fmt::format("{} of {} rule declarations are not at the level their @verified states",
+                    claims_unmet, declarations.size()));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // How a rule was shown sound, as its `@verified(LEVEL)` annotation states it and as `mctsat verify`
 // finds it: values proved equal from the axioms; shapes proved by Z3 with values only tested on
-// samples; or samples only. The levels are ordered: a rule's claim is met when the level found is
-// at least the one claimed.
+// samples; or samples only. The levels are ordered (a `<=>` rule's declaration states the weaker
+// of its two directions); a rule's claim is met when the checks show exactly the level claimed.
 #pragma once
 
 #include <optional>
