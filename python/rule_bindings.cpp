@@ -104,7 +104,8 @@ void bind_rules(py::module_& m) {
         return checked(std::move(library), diagnostics);
       },
       py::arg("paths") = py::none(),
-      "Loads and checks rule files or directories (default: the shipped TASO rules); raises "
+      "Loads and checks rule libraries by name ('taso', 'extended'), rule files or "
+      "directories (default: the shipped TASO rules); raises "
       "mctsat.Error listing every problem");
   m.def(
       "parse_rules",
@@ -162,7 +163,8 @@ void bind_rules(py::module_& m) {
       "verify",
       [](py::object paths, std::optional<std::vector<std::string>> only, unsigned z3_rlimit,
          std::size_t jobs, py::object cache_dir) {
-        dsl::RuleLibrary library = dsl::load_rules_or_throw(paths_from(paths));
+        dsl::RuleLibrary library = dsl::load_rules_or_throw(
+            dsl::resolve_rule_sources(paths_from(paths), rule_library_dir()));
         const verify::VerifyTargets targets =
             verify::verify_targets(library, only.value_or(std::vector<std::string>{}), "only",
                                    default_rule_path() + "/axioms.rules");
@@ -180,7 +182,8 @@ void bind_rules(py::module_& m) {
       py::arg("paths"), py::arg("only") = py::none(),
       py::arg("z3_rlimit") = verify::kDefaultZ3Rlimit, py::arg("jobs") = 0,
       py::arg("cache") = false,
-      "Verifies rule files (as `mctsat verify`): a VerifyResult per rule, then per axiom. "
+      "Verifies rule libraries by name, rule files or directories (as `mctsat verify`): a "
+      "VerifyResult per rule, then per axiom. "
       "cache: False (none), True (the default cache) or a folder. Files without axioms are "
       "proved from the shipped ones.");
 }

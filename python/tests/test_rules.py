@@ -17,6 +17,16 @@ def test_the_shipped_library_loads():
         rules.rules[0])
 
 
+def test_rule_libraries_by_name():
+    both = mctsat.load_rules(["taso", "extended"])
+    assert len(both.rules) > len(mctsat.load_rules().rules) + 1000
+    rules = [r for r in mctsat.verify("extended", only=["synthesized-matrix-3-001"])
+             if r.kind == "rule"]
+    assert [r.name for r in rules] == ["synthesized-matrix-3-001"] and not rules[0].failed
+    with pytest.raises(mctsat.Error, match="no rule file, directory or rule library named 'extnded'"):
+        mctsat.load_rules(["extnded"])
+
+
 def test_parse_and_format(tmp_path):
     rules = mctsat.parse_rules(SOUND_AND_UNSOUND, "mine.rules")
     assert [r["name"] for r in rules.rules] == ["relu-twice", "add-is-mul"]
