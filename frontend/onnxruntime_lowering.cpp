@@ -44,6 +44,7 @@ struct AttentionBlock {
   std::int64_t heads = 0;
   NodeId output = 0;  // the block's last node: its readers read the attention, [B, S, N*h]
                       // (reshaped to the node's shape when it differs)
+  bool sequence_major = false;  // the output is [S * B, N*h] (torch.nn.MultiheadAttention)
 };
 
 // A residual sum and the layer normalization of it, as exporters decompose it: mean over the last
@@ -147,11 +148,11 @@ class Matcher {
     return block;
   }
 
-  // torch.nn.MultiheadAttention's export for batch 1 (its [S, B, E] layout): x [1, S, E]
-  // transposed to [S, 1, E], one packed projection ewadd(matmul(., W [E, 3E]), b [3E]) sliced into
-  // query, key and value along the last axis, each reshaped to [S, N, h] and transposed (key to
-  // [N, h, S]), the query divided by sqrt(h), softmax over the last axis, times the values,
-  // transposed back and reshaped to [S, E].
+  // torch.nn.MultiheadAttention's export (its [S, B, E] layout): x [B, S, E] transposed to
+  // [S, B, E], one packed projection ewadd(matmul(., W [E, 3E]), b [3E]) sliced into query, key
+  // and value along the last axis, each reshaped to [S, B*N, h] (head n of batch b at b*N + n) and
+  // transposed (key to [B*N, h, S]), the query divided by sqrt(h), softmax over the last axis,
+  // times the values, transposed back and reshaped to [S*B, E] (row s*B + b).
   std::optional<AttentionBlock> match_torch(NodeId softmax) const {
     const Node& sm = graph_.node(softmax);
     if (sm.op != Op::kSoftmax || sm.outputs[0].shape.size() != 3 ||
@@ -181,18 +182,24 @@ class Matcher {
       const NodeId split = graph_.node(ref.node).inputs[0].node;
       const Node& reshape = graph_.node(split);
       if (reshape.op != Op::kReshape || !single_use(split)) return std::nullopt;
-      const tensor::Shape& shape = reshape.outputs[0].shape;  // [S, N, h]
-      if (shape.size() != 3 || (split_shape && *split_shape != shape)) return std::nullopt;
+      const tensor::Shape& shape = reshape.outputs[0].shape;                        // [S, B*N, h]
+      const tensor::Shape& sliced_shape = graph_.type_of(reshape.inputs[0]).shape;  // [S, B, E]
+      if (shape.size() != 3 || sliced_shape.size() != 3 || (split_shape && *split_shape != shape))
+        return std::nullopt;
       split_shape = shape;
-      const auto sliced = slice_of(reshape.inputs[0], part, shape[1] * shape[2]);
+      const auto sliced = slice_of(reshape.inputs[0], part, sliced_shape[2]);
       if (!sliced || (projection && *projection != *sliced)) return std::nullopt;
       projection = sliced;
     }
     const tensor::Shape& dims = *split_shape;
-    const std::int64_t width = dims[1] * dims[2];
-    if (!near_sqrt(divisor, dims[2])) return std::nullopt;
-    if (graph_.node(merged).outputs[0].shape != tensor::Shape{dims[0], width}) return std::nullopt;
-    // The packed projection of x transposed to [S, 1, E], read by the three slices only.
+    const tensor::Shape& projected = graph_.type_of(*projection).shape;  // [S, B, 3E]
+    const std::int64_t seq = dims[0], batch = projected[1], width = projected[2] / 3;
+    if (projected[0] != seq || projected[2] % 3 != 0 || dims[1] % batch != 0) return std::nullopt;
+    const std::int64_t heads_count = dims[1] / batch;
+    if (heads_count * dims[2] != width || !near_sqrt(divisor, dims[2])) return std::nullopt;
+    if (graph_.node(merged).outputs[0].shape != tensor::Shape{seq * batch, width})
+      return std::nullopt;
+    // The packed projection of x transposed to [S, B, E], read by the three slices only.
     const Node& add = graph_.node(projection->node);
     if (add.op != Op::kEwAdd || consumers_[projection->node] != 3) return std::nullopt;
     for (int side : {0, 1}) {
@@ -206,13 +213,14 @@ class Matcher {
       const TensorRef transposed = mm.inputs[0];
       if (!is_transpose(transposed.node, {1, 0, 2}) || !single_use(transposed.node)) continue;
       const TensorRef x = graph_.node(transposed.node).inputs[0];
-      if (graph_.type_of(x).shape != tensor::Shape{1, dims[0], width}) continue;
+      if (graph_.type_of(x).shape != tensor::Shape{batch, seq, width}) continue;
       AttentionBlock block;
       block.x = x;
       block.weights = {mm.inputs[1].node};
       block.biases = {bias.node};
-      block.heads = dims[1];
+      block.heads = heads_count;
       block.output = merged;
+      block.sequence_major = true;
       return block;
     }
     return std::nullopt;
@@ -508,7 +516,15 @@ class Rewriter {
     }
     TensorRef attention = opaque(base, "com.microsoft.Attention", node, {}, "com.microsoft",
                                  std::move(inputs), attended);
-    if (attended.shape != result.shape) {  // batch 1: the same elements in the same order
+    if (block.sequence_major && x[0] > 1) {  // [B, S, E] to torch's [S, B, E]
+      Node transpose;
+      transpose.name = base + "/transpose";
+      transpose.op = Op::kTranspose;
+      transpose.inputs = {attention};
+      transpose.attrs = {std::vector<std::int64_t>{1, 0, 2}};
+      attention = add_node(std::move(transpose));
+    }
+    if (attended.shape != result.shape) {  // the same elements in the same order
       Node reshape;
       reshape.name = base + "/reshape";
       reshape.op = Op::kReshape;

@@ -11,9 +11,9 @@
 //   attention_bias; one made from token flags, (1 - float(flags[B, S])) * c, passes the flags as
 //   int32 mask_index with mask_filter_value c; GPT-2's causal where(lower-triangular ones, scores,
 //   fill <= -1e4) sets unidirectional.
-// - torch.nn.MultiheadAttention for batch 1: x transposed to [S, 1, E], one packed projection
-//   sliced into query, key and value, reshaped to [S, N, h], the query divided by sqrt(h), ...,
-//   reshaped back to [S, E] (the attention's [1, S, E] reshaped to it).
+// - torch.nn.MultiheadAttention: x transposed to [S, B, E], one packed projection sliced into
+//   query, key and value, reshaped to [S, B*N, h], the query divided by sqrt(h), ..., reshaped
+//   back to [S*B, E] (the attention's [B, S, E] transposed to [S, B, E] and reshaped to it).
 // A residual sum and the layer normalization of it as exporters decompose it (mean over the last
 // axis, centred, its square's mean plus epsilon, square root, divided, times gamma [H], plus beta
 // [H]) becomes one com.microsoft.SkipLayerNormalization, whose fourth output is the sum when

@@ -118,11 +118,15 @@ TEST_CASE("--onnx-ops onnxruntime writes ONNX Runtime's Attention and SkipLayerN
   const Scratch scratch("mctsat-torch-attention");
   // The exporters' forms: Hugging Face-style with an additive mask input (bert-layer), with the
   // mask made from token flags (bert-hf-tiny) and causal (gpt2-block), and nn.MultiheadAttention
-  // (encoder-tiny); their residual sums with layer norms, post-LN (bert-layer: two per layer;
-  // bert-hf-tiny: and its embeddings') and pre-LN (gpt2-block: the sum also feeds the next
-  // residual; its first norm reads the input, no sum).
-  const std::pair<const char*, int> expected[] = {
-      {"bert-layer", 2}, {"bert-hf-tiny", 3}, {"gpt2-block", 1}, {"encoder-tiny", 2}};
+  // (encoder-tiny, and at batch 4 its heads of all batches along one axis); their residual sums
+  // with layer norms, post-LN (bert-layer: two per layer; bert-hf-tiny: and its embeddings') and
+  // pre-LN (gpt2-block: the sum also feeds the next residual; its first norm reads the input, no
+  // sum).
+  const std::pair<const char*, int> expected[] = {{"bert-layer", 2},
+                                                  {"bert-hf-tiny", 3},
+                                                  {"gpt2-block", 1},
+                                                  {"encoder-tiny", 2},
+                                                  {"encoder-tiny-b4", 2}};
   for (const auto& [id, skip_layer_norms] : expected) {
     CAPTURE(id);
     const auto models = manifest();

@@ -233,6 +233,7 @@ def text_models():
         "encoder-12l": lambda: encoder(12),
         "encoder-2l-opset17": lambda: encoder(2),
         "encoder-tiny": lambda: encoder(1, 64, 4, 128),
+        "encoder-tiny-b4": lambda: encoder(1, 64, 4, 128),
         "bert-layer": lambda: BertLayer(256, 4, 1024),
         "bert-hf-4l": lambda: Bert(8192, 768, 12, 3072, 4),
         "bert-hf-tiny": lambda: Bert(512, 64, 4, 128, 1),
