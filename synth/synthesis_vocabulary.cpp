@@ -152,9 +152,29 @@ std::vector<tensor::Attrs> attribute_choices(Op op, const std::vector<std::int64
       return {{std::int64_t{2}}};
     case Op::kClip:
       return {{0.0, 6.0}};
-    default:
+    case Op::kEwAdd:
+    case Op::kEwMul:
+    case Op::kEwSub:
+    case Op::kEwDiv:
+    case Op::kSmul:
+    case Op::kRelu:
+    case Op::kTanh:
+    case Op::kSigmoid:
+    case Op::kDropout:
+    case Op::kIdentity:
+    case Op::kEnlarge:
+    case Op::kGlobalAvgPool:
+    case Op::kBatchNorm:
       return {{}};  // no attributes
+    case Op::kInput:
+    case Op::kWeight:
+    case Op::kReshape:
+    case Op::kSplit:
+    case Op::kNoop:
+    case Op::kOpaque:
+      break;  // not synthesizable (synthesizable_ops)
   }
+  throw Error(fmt::format("synthesis does not enumerate operator {}", tensor::op_name(op)));
 }
 
 }  // namespace
@@ -170,8 +190,31 @@ std::vector<tensor::Op> synthesizable_ops() {
       case Op::kNoop:
       case Op::kOpaque:
         continue;
-      default:
+      case Op::kMatmul:
+      case Op::kConv2d:
+      case Op::kEwAdd:
+      case Op::kEwMul:
+      case Op::kEwSub:
+      case Op::kEwDiv:
+      case Op::kSmul:
+      case Op::kRelu:
+      case Op::kTanh:
+      case Op::kSigmoid:
+      case Op::kDropout:
+      case Op::kIdentity:
+      case Op::kTranspose:
+      case Op::kFlatten:
+      case Op::kEnlarge:
+      case Op::kPoolMax:
+      case Op::kPoolAvg:
+      case Op::kGlobalAvgPool:
+      case Op::kConcat:
+      case Op::kMerge:
+      case Op::kBatchNorm:
+      case Op::kSoftmax:
+      case Op::kClip:
         out.push_back(sig.op);
+        continue;
     }
   }
   return out;
@@ -208,9 +251,33 @@ bool roles_fit(Op op, const std::vector<bool>& parameter_args) {
     case Op::kPoolAvg:
     case Op::kGlobalAvgPool:
       return !a.at(0);
-    default:
-      return std::adjacent_find(a.begin(), a.end(), std::not_equal_to<>()) == a.end();
+    case Op::kMatmul:
+    case Op::kEwAdd:
+    case Op::kEwMul:
+    case Op::kEwSub:
+    case Op::kEwDiv:
+    case Op::kSmul:
+    case Op::kRelu:
+    case Op::kTanh:
+    case Op::kSigmoid:
+    case Op::kDropout:
+    case Op::kIdentity:
+    case Op::kTranspose:
+    case Op::kReshape:
+    case Op::kFlatten:
+    case Op::kConcat:
+    case Op::kSplit:
+    case Op::kBatchNorm:
+    case Op::kSoftmax:
+    case Op::kClip:
+    case Op::kInput:
+    case Op::kWeight:
+    case Op::kNoop:
+    case Op::kOpaque:
+      break;
   }
+  // Every argument in the same role: all activations or all parameters.
+  return std::adjacent_find(a.begin(), a.end(), std::not_equal_to<>()) == a.end();
 }
 
 SynthesisVocabulary make_vocabulary(const std::vector<std::string>& ops,
