@@ -55,7 +55,7 @@ struct OptimizeCliOptions {
   std::uint64_t check_seed = 1;
   double progress_interval = 10;  // seconds between progress lines off a terminal
   GuardMode guard = GuardMode::kAuto;
-  int guard_rounds = study::OnnxRuntimeMeasureOptions{}.rounds;
+  unsigned guard_rounds = study::OnnxRuntimeMeasureOptions{}.rounds;
   std::string onnxruntime;       // --onnxruntime DIR, else $MCTSAT_ONNXRUNTIME
   bool onnxruntime_ops = false;  // --onnx-ops onnxruntime
 };
@@ -210,7 +210,7 @@ void add_optimize_command(CLI::App& app) {
   command
       ->add_option("--guard-rounds", options->guard_rounds,
                    "The guard: timed rounds, each runs both models once")
-      ->check(CLI::Range(1, 100000))
+      ->check(CLI::Range(1u, 100000u))
       ->capture_default_str();
   command
       ->add_option_function<std::string>(

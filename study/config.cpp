@@ -183,10 +183,12 @@ std::optional<OnnxRuntimeMeasureOptions> read_measure_onnxruntime(const Reader& 
                              "got {}",
                              value.dump()));
   r.only(value, path, {"rounds", "tolerance"});
-  if (value.contains("rounds"))
-    options.rounds = static_cast<int>(r.integer(value["rounds"], path + "/rounds", 1));
-  if (options.rounds > 100000)
-    r.fail(path + "/rounds", fmt::format("{} is out of range (<= 100000)", options.rounds));
+  if (value.contains("rounds")) {
+    const std::uint64_t rounds = r.integer(value["rounds"], path + "/rounds", 1);
+    if (rounds > 100000)
+      r.fail(path + "/rounds", fmt::format("{} is out of range (<= 100000)", rounds));
+    options.rounds = static_cast<unsigned>(rounds);
+  }
   if (value.contains("tolerance"))
     options.tolerance = r.number(value["tolerance"], path + "/tolerance", 0, false, 1);
   return options;

@@ -19,7 +19,7 @@
 namespace mctsat::study {
 
 struct OnnxRuntimeMeasureOptions {
-  int rounds = 20;          // timed rounds, each runs both models once; >= 1
+  unsigned rounds = 20;     // timed rounds, each runs both models once; >= 1
   double tolerance = 1e-3;  // outputs agree when max |a - b| <= tolerance * max(1, max |a|)
   std::uint64_t seed = 1;   // random inputs and weights without values
 };

@@ -69,6 +69,10 @@ TEST_CASE("--help labels values with one vocabulary across commands") {
   // --seed is a UINT wherever it appears.
   CHECK(std::regex_search(run_mctsat("optimize --help").output, std::regex(R"(--seed UINT=1)")));
   CHECK(std::regex_search(run_mctsat("run --help").output, std::regex(R"(--seed UINT=1)")));
+  // A count is a UINT in every command (no option takes a negative integer).
+  const CliResult all = run_mctsat("--help-all");
+  CHECK(contains(all.output, "--guard-rounds UINT=20"));
+  CHECK_FALSE(std::regex_search(all.output, std::regex(R"( INT[=:\s])")));
   for (const std::string& label : labels) {
     CAPTURE(label);
     CHECK(std::regex_match(

@@ -198,6 +198,9 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
       {"{" + base + R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"rounds": 0}})",
        "/measure_onnxruntime/rounds: 0 is out of range"},
       {"{" + base +
+           R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"rounds": 4294967297}})",
+       "/measure_onnxruntime/rounds: 4294967297 is out of range (<= 100000)"},
+      {"{" + base +
            R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"tolerance": 0}})",
        "/measure_onnxruntime/tolerance: 0 is out of range"},
       {"{" + base + R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"threads": 2}})",
