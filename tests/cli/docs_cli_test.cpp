@@ -138,13 +138,12 @@ std::set<std::string> anchors(const fs::path& page) {
 }  // namespace
 
 TEST_CASE("the relative links of README.md, docs/ and examples/ lead to files and headings") {
-  // Written on another branch of issue 22; drop from this list once it is on main.
-  const std::set<std::string> pending = {"docs/limits.md"};
   static const std::regex link(R"(\]\(([^)#\s]*)(#[^)\s]*)?\))");
   std::size_t checked = 0;
   for (const char* page :
        {"README.md", "docs/cli.md", "docs/dsl.md", "docs/results.md", "docs/architecture.md",
-        "docs/models.md", "docs/extending.md", "examples/README.md"}) {
+        "docs/models.md", "docs/extending.md", "docs/limits.md", "docs/python.md",
+        "examples/README.md", "bench/results/README.md"}) {
     const std::string text = read_text(source(page));
     for (auto it = std::sregex_iterator(text.begin(), text.end(), link);
          it != std::sregex_iterator(); ++it) {
@@ -154,7 +153,6 @@ TEST_CASE("the relative links of README.md, docs/ and examples/ lead to files an
           target.empty() ? source(page) : (source(page).parent_path() / target).lexically_normal();
       const std::string relative = fs::relative(file, MCTSAT_SOURCE_DIR).string();
       INFO(std::string(page) << ": " << (*it)[0].str());
-      if (pending.count(relative) != 0) continue;
       CHECK(fs::exists(file));
       if (!fragment.empty() && fs::exists(file))
         CHECK(anchors(file).count(fragment.substr(1)) == 1);
@@ -162,6 +160,36 @@ TEST_CASE("the relative links of README.md, docs/ and examples/ lead to files an
     }
   }
   CHECK(checked >= 20);
+}
+
+TEST_CASE("bench/results/README.md indexes every study and topic of bench/results") {
+  const std::string index = read_text(source("bench/results/README.md"));
+  std::size_t entries = 0;
+  for (const auto& entry : fs::directory_iterator(source("bench/results"))) {
+    const std::string name = entry.path().filename().string();
+    if (name == "README.md") continue;
+    ++entries;
+    CHECK_MESSAGE(index.find("](" + name) != std::string::npos,
+                  "bench/results/README.md has no link to " << name << ": add a line for it");
+  }
+  CHECK(entries >= 40);
+}
+
+TEST_CASE("docs/results.md's demo is the README's: the same command, the same speedup") {
+  // The demo block of each page: the output of `make demo` that follows its first "make demo".
+  const auto demo_speedup = [](const std::string& page) {
+    const std::string text = read_text(source(page));
+    static const std::regex speedup(R"(optimized cost +[0-9.]+ ms +speedup ([-+][0-9.]+%))");
+    std::smatch m;
+    const std::string after = text.substr(std::min(text.find("make demo"), text.size()));
+    return std::regex_search(after, m, speedup) ? m[1].str() : std::string("none");
+  };
+  CHECK(demo_speedup("README.md") != "none");
+  CHECK(demo_speedup("docs/results.md") == demo_speedup("README.md"));
+  // Said once: results.md's demo section does not repeat its opening paragraph.
+  const std::string results = read_text(source("docs/results.md"));
+  const std::string section = between(results, "## The demo", "## ", false);
+  CHECK(section.find("`make demo`") == section.rfind("`make demo`"));
 }
 
 TEST_CASE("README.md stays a short page for a newcomer (under 250 lines)") {
