@@ -13,8 +13,11 @@ namespace mctsat::search {
 nlohmann::json OptimizeReport::to_json() const {
   const OptimizeResult& r = result;
   nlohmann::json rules = nlohmann::json::array();
-  for (const auto& [name, count] : r.rules_used)
+  for (const auto& [name, count] : r.rules_used) {
     rules.push_back({{"rule", name}, {"count", count}});
+    if (const auto it = rule_sketches.find(name); it != rule_sketches.end())
+      rules.back()["sketch"] = it->second;
+  }
   nlohmann::json report = {
       {"model", model},
       {"operators", operators},

@@ -4,6 +4,7 @@
 // library (`mctsat bench`) stores the JSON per run, so that both speak the same format.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,11 +31,14 @@ struct OptimizeReport {
   // optimized one faster.
   std::optional<std::string> written_graph;
   std::vector<std::string> warnings;  // what the user should know about the written graph
+  // Rule -> its operators at a glance (dsl/rule_sketch.hpp), for the rules of result.rules_used;
+  // a rule without one is written without.
+  std::map<std::string, std::string> rule_sketches;
 
   // Keys: model, operators, cost_model, strategy, extract, final_extract, options (every
   // registry option by name), original_cost_ms, optimized_cost_ms, speedup_percent,
   // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, iteration_name
-  // (the strategy's unit), stop_reason, rules_used [{rule, count}], extraction {status,
+  // (the strategy's unit), stop_reason, rules_used [{rule, count, sketch}], extraction {status,
   // dag_cost_ms, gap, seconds, detail}, kept_original, kept_fallback (the result is the strategy's
   // fallback graph: mcts's TASO pass's), optimized_operators, check, measured, guard,
   // lowering, written_graph and warnings when present, and the strategy's record's keys (mcts:

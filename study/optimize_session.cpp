@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dsl/rule_sketch.hpp"
 #include "extract/tensor_export.hpp"
 #include "frontend/equivalence_check.hpp"
 #include "frontend/model_io.hpp"
@@ -105,6 +106,11 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
       session.egraph = extract::export_tensor_egraph(state, cost);
     };
   report.result = search::optimize(graph, rules, cost, search);
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const dsl::CheckedRule& rule = rules.rule(i);
+    for (const auto& [name, count] : report.result.rules_used)
+      if (name == rule.name) report.rule_sketches.emplace(name, dsl::rule_sketch(rule));
+  }
   report.model = model_name;
   report.operators = tensor::graph_stats(graph).operators;
   report.cost_model = cost.name();

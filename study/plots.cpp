@@ -152,8 +152,17 @@ Plot rule_heat_map(const Summary& s, bool& empty) {
       rows.push_back(std::move(row));
     }
   empty = rules.empty();
+  // A rule's label: its name and, when the records have it, its operators ("concat-02
+  // concat(relu, relu) -> relu(concat)"), as names alone say little.
   p.data = "rule";
-  for (const std::string& rule : rules) p.data += "\t" + field(rule);
+  std::size_t longest = 0;  // label, in characters: the height leaves room for it below the map
+  for (const std::string& rule : rules) {
+    const auto sketch = s.rule_sketches.find(rule);
+    const std::string label =
+        field(sketch == s.rule_sketches.end() ? rule : rule + "  " + sketch->second);
+    longest = std::max(longest, label.size());
+    p.data += "\t" + label;
+  }
   p.data += '\n';
   for (const Row& row : rows) {
     p.data += field(row.label);
@@ -163,16 +172,20 @@ Plot rule_heat_map(const Summary& s, bool& empty) {
     }
     p.data += '\n';
   }
+  const std::string title_line =
+      title(s, committing ? "rule commits per run (mean)" : "rule applications per run (mean)");
   p.settings = fmt::format(
       "{}unset key\nset xtics rotate by 90 right nomirror\nset ytics nomirror\n"
       "set palette defined (0 \"white\", 1 \"#fdd49e\", 2 \"#ef6548\", 3 \"#7f0000\")\n"
       "set xlabel \"rule\"\nset ylabel {}\nset cblabel {}\nset yrange [*:*] reverse\nunset grid",
-      title(s, committing ? "rule commits per run (mean)" : "rule applications per run (mean)"),
-      gp_string(used_variants > 1 ? "model / configuration" : "model"),
+      title_line, gp_string(used_variants > 1 ? "model / configuration" : "model"),
       gp_string(committing ? "commits" : "applications"));
   p.plot = "plot \"rules.dat\" matrix rowheaders columnheaders using 1:2:3 with image";
-  p.width = std::clamp(300 + static_cast<int>(rules.size()) * 16, 600, 2400);
-  p.height = std::clamp(260 + static_cast<int>(rows.size()) * 18, 400, 1600);
+  p.width = std::clamp(std::max(300 + static_cast<int>(rules.size()) * 16,
+                                static_cast<int>(title_line.size()) * 7),
+                       600, 2400);
+  p.height = std::clamp(260 + static_cast<int>(rows.size()) * 18 + static_cast<int>(longest) * 7,
+                        400, 2000);
   return p;
 }
 

@@ -270,8 +270,11 @@ Summary summarize(const std::vector<json>& records, const std::vector<json>& ref
     }
     if (const auto share = best_known_share(summary, record); share) v.share.push_back(*share);
     if (result.contains("rules_used"))
-      for (const json& used : result["rules_used"])
+      for (const json& used : result["rules_used"]) {
         v.rules[used.value("rule", "?")] += used.value("count", 0.0);
+        if (used.contains("sketch") && used["sketch"].is_string())
+          summary.rule_sketches.emplace(used.value("rule", "?"), used["sketch"].get<std::string>());
+      }
   }
   for (auto& [key, v] : values) {
     Cell& cell = summary.cells[key];

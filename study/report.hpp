@@ -78,6 +78,8 @@ struct Summary {
   // are left out.
   std::map<std::pair<std::string, std::string>, BestKnown> best_known;
   std::vector<std::string> reference_studies;  // the studies of the reference records
+  // Rule -> its operators at a glance, from the records' rules_used (dsl/rule_sketch.hpp).
+  std::map<std::string, std::string> rule_sketches;
 };
 
 // `references`: run records of other studies whose costs count towards the best known only.

@@ -27,6 +27,11 @@ TEST_CASE("optimize bert with the default strategy finds the fused projections")
   CHECK(r["speedup_percent"].get<double>() > 10);
   CHECK(r["extraction"]["status"] == "optimal");
   CHECK_FALSE(r["rules_used"].empty());
+  // Each rule used by name, with its operators at a glance (what a study's heat map shows).
+  for (const auto& used : r["rules_used"])
+    if (used["rule"] == "multi-05")
+      CHECK(used["sketch"] == "matmul, matmul -> split(matmul(concat))");
+  CHECK(r["rules_used"][0].contains("sketch"));
 }
 
 TEST_CASE("optimize prints a report for a person") {

@@ -1,6 +1,6 @@
 // The plots of a study report: every script has a title (study, what, cost model) and axis
-// labels, and a sweep's error bar spans the runs' min to max, so it never reaches past the best
-// run (mean + std would).
+// labels, the rule heat map labels each rule with its operators, and a sweep's error bar spans
+// the runs' min to max, so it never reaches past the best run (mean + std would).
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
@@ -45,6 +45,7 @@ TEST_CASE("plots have titles and labels, and a sweep's error bars stay within th
     c.rules = {{"matmul-01", 1.0}};
     s.cells[{0, v}] = c;
   }
+  s.rule_sketches = {{"matmul-01", "matmul(matmul) -> matmul(matmul)"}};
   REQUIRE(s.cells[{0, 0}].speedup.mean + s.cells[{0, 0}].speedup.std > 16);
 
   const fs::path dir = fs::temp_directory_path() / ("mctsat-plots-" + std::to_string(::getpid()));
@@ -58,6 +59,9 @@ TEST_CASE("plots have titles and labels, and a sweep's error bars stay within th
     CHECK(script.find("set xlabel ") != std::string::npos);
     CHECK(script.find("set ylabel ") != std::string::npos);
   }
+  // The heat map's columns: each rule's name and its operators, not its name alone.
+  const std::string rules = read(dir / "rules.dat");
+  CHECK(rules.substr(0, rules.find('\n')) == "rule\tmatmul-01  matmul(matmul) -> matmul(matmul)");
   // The sweep's data: x, mean, low, high per point; high is the best run, never mean + std.
   std::istringstream data(read(dir / "sweep-node_limit-speedup.dat"));
   std::size_t points = 0;

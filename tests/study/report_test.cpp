@@ -41,7 +41,10 @@ json ok_record(std::size_t index, const std::string& model, std::size_t node_lim
             {"iterations", 2},
             {"stop_reason", "node limit"},
             {"cost_model", "roofline(v100)"},
-            {"rules_used", {{{"rule", "multi-05"}, {"count", 2}}}}}}};
+            {"rules_used",
+             {{{"rule", "multi-05"},
+               {"count", 2},
+               {"sketch", "matmul, matmul -> split(matmul(concat))"}}}}}}};
 }
 
 }  // namespace
@@ -67,6 +70,7 @@ TEST_CASE("summaries give mean and sample deviation over seeds, and count failur
   CHECK(first.speedup.std == doctest::Approx(7.0710678));  // sample deviation (n - 1)
   CHECK(first.wall_s.mean == doctest::Approx(2.5));        // exploration + extraction
   CHECK(first.rules.at("multi-05") == doctest::Approx(2));
+  CHECK(s.rule_sketches.at("multi-05") == "matmul, matmul -> split(matmul(concat))");
   const Cell& second = s.cells.at({0, 1});
   CHECK(second.ok == 1);
   CHECK(second.failed == 1);
