@@ -9,9 +9,8 @@
 #include "frontend/model_io.hpp"
 #include "frontend/zoo.hpp"
 #include "tensor/cost_model.hpp"
-#include "tensor/device_profile.hpp"
 #include "tensor/graph_stats.hpp"
-#include "tensor/roofline_cost_model.hpp"
+#include "tests/support/fixtures.hpp"
 
 using namespace mctsat;
 
@@ -42,7 +41,7 @@ void check_against_model_file(const std::string& zoo_name, const std::string& fi
   CHECK(ours.parameters == theirs.parameters);
   REQUIRE(built.outputs().size() == 1);
   CHECK(built.type_of(built.outputs()[0].tensor) == taso.type_of(taso.outputs()[0].tensor));
-  const tensor::RooflineCostModel roofline(tensor::resolve_profile("v100"));
+  const auto& roofline = test_fixtures::v100_roofline();
   CHECK(tensor::graph_cost(built, roofline) ==
         doctest::Approx(tensor::graph_cost(taso, roofline)).epsilon(1e-12));
 }

@@ -4,8 +4,8 @@
 // and concat on both sides give none.
 #include <doctest/doctest.h>
 
-#include "dsl/rule_library.hpp"
 #include "synth/merge_rules.hpp"
+#include "tests/support/fixtures.hpp"
 #include "verify/numeric_check.hpp"
 #include "verify/shape_check.hpp"
 
@@ -51,9 +51,7 @@ TEST_CASE("a concat of two products of one input merges into one product and a s
 
   std::string text;
   for (const auto& m : merges) text += rule_text(m, true);
-  dsl::Diagnostics diagnostics;
-  const auto library = dsl::load_rule_text(text, "<merges>", diagnostics);
-  REQUIRE_MESSAGE(!diagnostics.has_errors(), diagnostics.render());
+  const auto library = test_fixtures::rule_library(text, "<merges>");
   REQUIRE(library.rules.size() == 3);
   for (const auto& r : library.rules) {
     CHECK(r.multi());

@@ -159,8 +159,7 @@ TEST_CASE("merge is enumerated and gives TASO's grouped-convolution law") {
   INFO(report.text);
   VerifyOptions verify;
   verify.jobs = 2;
-  const dsl::RuleLibrary taso =
-      dsl::load_rules_or_throw({std::string(MCTSAT_SOURCE_DIR) + "/rules/taso/groupconv.rules"});
+  const dsl::RuleLibrary& taso = test_fixtures::taso_library();
   for (const auto& [stride, taso_name] :
        {std::pair{1, "groupconv-merge-01"}, std::pair{2, "groupconv-merge-03"}}) {
     CAPTURE(stride);
