@@ -35,10 +35,15 @@ struct Difference {
 };
 
 // A tensor's values nested as its shape ("[[1, -2], [0, 3]]") when it holds at most
-// kShownElements values; "" otherwise (a counterexample shows small inputs whole).
+// kShownElements values; otherwise its first kShownElements in row-major order ("1, -2, 0, 3,
+// ... (36 values)"), so that a counterexample shows every input.
 constexpr std::size_t kShownElements = 12;
 std::string values_text(const tensor::Tensor& t) {
-  if (t.data.size() > kShownElements) return "";
+  if (t.data.size() > kShownElements) {
+    std::vector<std::string> first;
+    for (std::size_t i = 0; i < kShownElements; ++i) first.push_back(fmt::format("{:g}", t.data[i]));
+    return fmt::format("{}, ... ({} values)", fmt::join(first, ", "), t.data.size());
+  }
   std::size_t next = 0;
   auto nested = [&](auto& self, std::size_t axis) -> std::string {
     if (axis == t.shape.size()) return fmt::format("{:g}", t.data[next++]);
@@ -60,13 +65,12 @@ std::string index_text(const tensor::Shape& shape, std::size_t flat) {
   return fmt::format("[{}]", fmt::join(index, ", "));
 }
 
-// "; inputs x = [[1, 2]], y = [3]" with the inputs small enough to show whole, else "".
+// "; inputs ?x = [[1, 2]], ?y = [3]", or "" without inputs.
 std::string inputs_text(const std::map<std::string, tensor::Tensor>& inputs) {
   std::vector<std::string> shown;
   for (const auto& [name, value] : inputs)
-    if (const std::string text = values_text(value); !text.empty())
-      shown.push_back(fmt::format("?{} = {}", name, text));
-  return shown.empty() ? "" : fmt::format("; inputs {}", fmt::join(shown, ", "));
+    shown.push_back(fmt::format("?{} = {}", name, values_text(value)));
+  return shown.empty() ? "" : fmt::format("; inputs {}", fmt::join(shown, "; "));
 }
 
 Difference compare(const std::vector<tensor::Tensor>& a, const std::vector<tensor::Tensor>& b) {

@@ -4,6 +4,7 @@
 // the ungrouped condition stays verified, and the verdict is the same on every run of one seed.
 // Grouping two convolutions into one grouped convolution is refuted when their group counts may
 // differ, although that needs output channels (a multiple of both counts) beyond --max-dim 5.
+// A counterexample names every input's values (the first ones of a large input).
 #include <doctest/doctest.h>
 
 #include <regex>
@@ -88,4 +89,16 @@ TEST_CASE("grouping convolutions with different group counts is refuted beyond t
                     "== dim(?u, 0)"),
       eight_samples());
   CHECK_MESSAGE(taso.verdict == Verdict::kPass, taso.detail);
+}
+
+TEST_CASE("a counterexample shows every input: small ones whole, large ones by their first values") {
+  const CheckResult result =
+      check_numeric(rule_equation("rule bad: (ewadd ?x ?y) => (ewmul ?x ?y)\n"
+                                  "  where rank(?x) == 2 and dim(?x, 0) == 4 and dim(?x, 1) == 4 "
+                                  "and rank(?y) == 1 and dim(?y, 0) == 4"),
+                    eight_samples());
+  CAPTURE(result.detail);
+  REQUIRE(result.verdict == Verdict::kFail);
+  CHECK(std::regex_search(result.detail,
+                          std::regex(R"(; inputs \?x = (-?[0-9]+, ){12}\.\.\. \(16 values\); \?y = \[)")));
 }
