@@ -4,7 +4,8 @@
 // an internal error (a bug: an exception that no input check turned into a located error); CLI11's
 // 100-127 for a malformed command line; 130 / 143 when SIGINT / SIGTERM stopped the command.
 // `--version` prints the version, the git commit of the build and where the rule library is;
-// `mctsat` alone prints the help. A mistyped subcommand or flag gets a "did you mean" line.
+// `mctsat` alone prints the help. An unknown subcommand is named as such, and a mistyped
+// subcommand or flag gets a "did you mean".
 #include <iostream>
 #include <new>
 
@@ -56,12 +57,18 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int status = app.exit(e);
-    if (status != 0) {
-      const std::string hint =
-          mctsat::cli::typo_suggestion(app, std::vector<std::string>(argv + 1, argv + argc));
-      if (!hint.empty()) std::cerr << "mctsat: " << hint << '\n';
+    const auto typo =
+        e.get_exit_code() == 0
+            ? std::nullopt
+            : mctsat::cli::find_typo(app, std::vector<std::string>(argv + 1, argv + argc));
+    if (typo && typo->subcommand) {  // said better than CLI11's "A subcommand is required"
+      std::cerr << "mctsat: " << mctsat::cli::typo_message(*typo)
+                << "\nRun with --help or --help-all for more information.\n";
+      return e.get_exit_code();
     }
+    const int status = app.exit(e);
+    if (typo && !typo->suggestion.empty())
+      std::cerr << "mctsat: " << mctsat::cli::typo_message(*typo) << '\n';
     return status;
   } catch (const mctsat::Error& e) {
     std::cerr << "mctsat: " << e.what() << '\n';

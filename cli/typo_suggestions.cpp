@@ -41,30 +41,38 @@ std::vector<std::string> subcommand_names(const CLI::App& command) {
 
 }  // namespace
 
-std::string typo_suggestion(const CLI::App& app, const std::vector<std::string>& arguments) {
+std::optional<CommandLineTypo> find_typo(const CLI::App& app,
+                                         const std::vector<std::string>& arguments) {
   const CLI::App* command = &app;
+  std::string path = app.get_name();
   for (const std::string& argument : arguments) {
     if (argument == "--") break;
     if (argument.rfind("--", 0) == 0) {
       const std::string flag = argument.substr(0, argument.find('='));
       const std::vector<std::string> flags = long_flags(*command);
       if (std::find(flags.begin(), flags.end(), flag) != flags.end()) continue;
-      if (const auto name = closest_name(flag, flags))
-        return fmt::format("did you mean '{}'?", *name);
-      return "";
+      return CommandLineTypo{flag, path, false, closest_name(flag, flags).value_or("")};
     }
     if (argument.empty() || argument.front() == '-') continue;
     const std::vector<std::string> subcommands = subcommand_names(*command);
     if (subcommands.empty() || takes_positionals(*command)) continue;
     if (const CLI::App* sub = find_subcommand(*command, argument)) {
       command = sub;
+      path += " " + sub->get_name();
       continue;
     }
-    if (const auto name = closest_name(argument, subcommands))
-      return fmt::format("did you mean '{}'?", *name);
-    return "";
+    return CommandLineTypo{argument, path, true,
+                           closest_name(argument, subcommands).value_or("")};
   }
-  return "";
+  return std::nullopt;
+}
+
+std::string typo_message(const CommandLineTypo& typo) {
+  const std::string hint =
+      typo.suggestion.empty() ? "" : fmt::format("did you mean '{}'?", typo.suggestion);
+  if (!typo.subcommand) return hint;
+  return fmt::format("error: unknown command '{}' of {}{}", typo.word, typo.command,
+                     hint.empty() ? "" : " (" + hint + ")");
 }
 
 }  // namespace mctsat::cli
