@@ -291,6 +291,7 @@ void add_optimize_command(CLI::App& app) {
       session_options.search.final_egraph = [&](const tensor::TensorEGraph&) {
         progress.set_phase(extraction);
       };
+      session_options.on_stage = [&](const std::string& stage) { progress.set_phase(stage); };
       return study::run_optimize_session(graph, o.model, rules, *model, session_options);
     }();
     const search::OptimizeReport& report = session.report;

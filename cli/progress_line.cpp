@@ -36,10 +36,11 @@ ProgressLine::~ProgressLine() {
 
 std::string ProgressLine::text_locked() const {
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+  // The limits are the search's: a phase set by name (the extraction, the guard) states its own.
+  if (!phase_.empty()) return fmt::format("{}  {}  {:.1f} s", label_, phase_, elapsed);
   const std::string time =
       fmt::format("{:.1f} s{}", elapsed, limits_.empty() ? "" : " (" + limits_ + ")");
-  if (!phase_.empty() || !have_progress_)
-    return fmt::format("{}  {}  {}", label_, phase_.empty() ? "starting" : phase_, time);
+  if (!have_progress_) return fmt::format("{}  starting  {}", label_, time);
   const search::Progress& p = latest_;
   const bool taso = std::string(p.phase) == search::Progress::kTasoPhase;
   const std::string unit = taso ? "graph" : unit_;
@@ -53,7 +54,10 @@ std::string ProgressLine::text_locked() const {
           ? std::string()
           : fmt::format("  best {:.4f} ms{}", p.best_cost,
                         p.step == 0 && !taso ? " (extracted from the input's e-graph)" : "");
-  return fmt::format("{}  {}: {}{}  {} nodes  {}", label_, p.phase, count, cost, p.nodes, time);
+  const std::string region =
+      p.regions > 0 ? fmt::format(" (region {} of {})", p.region, p.regions) : "";
+  return fmt::format("{}  {}{}: {}{}  {} nodes  {}", label_, p.phase, region, count, cost, p.nodes,
+                     time);
 }
 
 void ProgressLine::draw_locked() {

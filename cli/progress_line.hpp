@@ -1,7 +1,10 @@
 // Progress of long work on stderr, for example
 //   "mcts  search: step 3 (at most 200)  best 1.0137 ms  2000 nodes  12.3 s (limit 3600 s)"
-// with the phase (the strategy's search, TASO's backtracking, the final extraction), the elapsed
-// time since the command started and its limit. On a terminal the line is redrawn in place
+//   "mcts  search (region 2 of 4): step 0 (at most 200)  ..." (a large graph searched by regions)
+//   "mcts  ONNX Runtime guard (100 rounds)  95.2 s"
+// with the phase (the strategy's search, TASO's backtracking, or a phase set by name: the final
+// extraction, the numeric check, the guard, writing), the elapsed time since the command started
+// and, during the search, its limit. On a terminal the line is redrawn in place
 // (every step, at most ten times a second, and twice a second from a clock so that the time
 // moves during long phases that report nothing, such as an ILP extraction) and erased at the
 // end; otherwise (a log file, a pipe, a cluster job's output) a line is printed every
@@ -33,8 +36,8 @@ class ProgressLine {
 
   bool active() const { return active_; }
   void update(const search::Progress& progress);
-  // A phase that reports no steps, e.g. "extraction (ilp, at most 10 s)": shown until the next
-  // update.
+  // A phase that reports no steps, e.g. "extraction (ilp, at most 10 s)": shown, with the elapsed
+  // time but not the search's limits, until the next update.
   void set_phase(std::string phase);
   // A callback that updates this line; empty when the line is inactive.
   search::ProgressCallback callback();

@@ -204,6 +204,9 @@ OptimizeOutcome optimize(py::handle model_spec, py::handle rule_paths, py::handl
             d["best_cost_ms"] = p.best_cost;
             d["nodes"] = p.nodes;
             d["seconds"] = p.seconds;
+            d["phase"] = p.phase;
+            d["region"] = p.region;
+            d["regions"] = p.regions;
             progress(d);
           },
           true);

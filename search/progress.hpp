@@ -1,6 +1,7 @@
 // Progress of a running search, reported after each planning step, iteration or explored graph to
 // an optional callback (the CLI's live status line), with the phase it belongs to: the strategy's
-// own search or TASO's backtracking (the taso strategy, or its pass in the default pipeline).
+// own search or TASO's backtracking (the taso strategy, or its pass in the default pipeline), and
+// the region when a large graph is searched by regions.
 // Reporting never changes what a search does.
 #pragma once
 
@@ -16,6 +17,10 @@ struct Progress {
   std::size_t nodes = 0;  // e-nodes of the current e-graph
   double seconds = 0;     // since the search started
   const char* phase = kSearchPhase;
+  // When the graph is searched by regions (search/region_search.hpp): the distinct region being
+  // searched, from 1, and how many distinct regions there are; 0 otherwise. Each region's search
+  // counts its steps from 0.
+  std::size_t region = 0, regions = 0;
 
   static constexpr const char* kSearchPhase = "search";
   static constexpr const char* kTasoPhase = "taso backtracking";

@@ -36,10 +36,19 @@ std::optional<OptimizeResult> optimize_by_regions(const tensor::Graph& graph,
   result.distinct_regions = first_of.size();
   std::vector<OptimizeResult> solved(regions.size());
   std::map<std::string, std::size_t> used;
+  std::size_t searched = 0;
   for (std::size_t r = 0; r < regions.size(); ++r) {
     if (representative[r] == r) {
       OptimizeOptions region_options = options;
       region_options.region_ops = 0;
+      if (options.progress)
+        region_options.progress = [&options, region = ++searched,
+                                   count = first_of.size()](const Progress& progress) {
+          Progress in_region = progress;
+          in_region.region = region;
+          in_region.regions = count;
+          options.progress(in_region);
+        };
       const double share = static_cast<double>(regions[r].operators) /
                            static_cast<double>(std::max<std::size_t>(distinct_operators, 1));
       region_options.limits.seconds = options.limits.seconds * share;

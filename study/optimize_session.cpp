@@ -116,10 +116,17 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   report.cost_model = cost.name();
   report.options = options.search;
   report.warnings = options.warnings;
+  const auto stage = [&options](const std::string& name) {
+    if (options.on_stage) options.on_stage(name);
+  };
+  if (options.check) stage("numeric check (--check)");
   if (options.check)
     report.check = frontend::check_equivalence(graph, report.result.graph, options.check->tolerance,
                                                options.check->seed);
-  if (measurement) report.measured = measurement->measure(report.result.graph);
+  if (measurement) {
+    stage(fmt::format("measuring in oneDNN ({} rounds)", options.measure->runs));
+    report.measured = measurement->measure(report.result.graph);
+  }
 
   // Never slower by surprise: with a measurement, the output is the optimized graph only when it
   // measured faster; otherwise the input, and the report says so when a graph is written.
@@ -139,6 +146,7 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   const bool guarded = options.guard && onnx_output && !session.check_failed() &&
                        !session.output_is_original && (lowered || !report.result.kept_original);
   if (guarded) {
+    stage(fmt::format("ONNX Runtime guard ({} rounds)", options.guard->measure.rounds));
     const ScratchDirectory scratch("mctsat-guard");
     OnnxRuntimeSetup setup{options.guard->onnxruntime_dir, scratch.file("ort-compare.cjs")};
     write_compare_script(setup.script);
@@ -168,6 +176,7 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
     outputs.push_back({options.report_path, report.to_json().dump(2) + "\n"});
   if (session.egraph && !options.egraph_path.empty())
     outputs.push_back({options.egraph_path, egraph::to_json(*session.egraph)});
+  if (!outputs.empty()) stage("writing");
   write_files_atomically(outputs);
   for (const OutputFile& file : outputs) session.written.push_back(file.path);
   return session;

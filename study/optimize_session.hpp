@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,9 @@ struct SessionOptions {
   std::vector<std::string> input_paths;  // files the session reads: no output may name one
   std::vector<std::string> warnings;  // found before the session (unverified rules): the report's
                                       // first warnings
+  // Called as each stage after the search starts, with its name ("numeric check", "ONNX Runtime
+  // guard (20 rounds)", ...), e.g. for a progress line; may be empty.
+  std::function<void(const std::string&)> on_stage;
 };
 
 struct SessionResult {

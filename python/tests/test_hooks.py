@@ -20,6 +20,7 @@ def test_progress_and_steps_are_reported():
     assert all(s["mean_value"] > 0 and s["nodes"] > 0 and s["simulations"] > 0 for s in steps)
     assert progress[0]["step"] == 0 and len(progress) == len(steps) + 1
     assert progress[-1]["best_cost_ms"] == pytest.approx(steps[-1]["cost_ms"])
+    assert all(p["phase"] == "search" and p["region"] == p["regions"] == 0 for p in progress)
 
 
 def test_a_step_hook_stops_the_search():

@@ -4,8 +4,13 @@
 // pinned within 0.1%, and the gain per step must be at least the whole 5-step NasRNN's (the zoo's,
 // whose default result tests/search/default_search_zoo_test.cpp pins): a change that loses gain at
 // the regions' seams, or in the regions' search, fails here. Small regions and 32 simulations per
-// step keep the test cheap.
+// step keep the test cheap. Progress reports name the region being searched.
+#include <algorithm>
+#include <mutex>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -27,9 +32,20 @@ TEST_CASE("the default search by regions on NasRNN unrolled over 12 steps") {
   search::OptimizeOptions options;
   options.region_ops = 100;
   options.mcts.simulations = 32;  // a quarter of the default: the same result here, cheaper
+  std::mutex mutex;
+  std::vector<std::pair<std::size_t, std::size_t>> reported;  // (region, regions) per report
+  options.progress = [&](const search::Progress& p) {
+    const std::lock_guard lock(mutex);
+    reported.emplace_back(p.region, p.regions);
+  };
   const search::OptimizeResult result = search::optimize(graph, rules, model, options);
   CHECK(result.regions == 6);
   CHECK(result.distinct_regions == 2);
+  // Each distinct region's search reports, in order, as region k of 2.
+  REQUIRE_FALSE(reported.empty());
+  CHECK(std::is_sorted(reported.begin(), reported.end()));
+  CHECK(std::set(reported.begin(), reported.end()) ==
+        std::set<std::pair<std::size_t, std::size_t>>{{1, 2}, {2, 2}});
   CHECK(result.strategy.name == "mcts");  // the regions' strategy, for the report
   const double pinned_ms = 2.431117393121013;
   CHECK(result.optimized_cost <= pinned_ms * 1.001);
