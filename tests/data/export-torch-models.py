@@ -236,6 +236,7 @@ def text_models():
         "encoder-tiny-b4": lambda: encoder(1, 64, 4, 128),
         "bert-layer": lambda: BertLayer(256, 4, 1024),
         "bert-hf-4l": lambda: Bert(8192, 768, 12, 3072, 4),
+        "bert-hf-12l": lambda: Bert(8192, 768, 12, 3072, 12),
         "bert-hf-tiny": lambda: Bert(512, 64, 4, 128, 1),
         "gpt2-block": lambda: Gpt2Block(256, 4),
         "gpt2-4l": lambda: Gpt2(8192, 768, 12, 4),
