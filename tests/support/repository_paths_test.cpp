@@ -1,7 +1,10 @@
 // The repository is self-contained: no source, build or test file names a path outside it (the
 // workplace's /work tree, a sibling checkout's shared reference data). Recorded results
-// (bench/results) and vendored data keep what they recorded and are not scanned.
+// (bench/results) and vendored data keep the relative paths they recorded, but no file of the
+// repository, those included, names an absolute path of the machine it was made on.
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -46,4 +49,31 @@ TEST_CASE("no source, build or test file names a path outside the repository") {
     }
   }
   CHECK(scanned > 100);
+}
+
+TEST_CASE("no file of the repository names an absolute path of the machine it was made on") {
+  const std::string machine = std::string("/wor") + "k/";  // built so this file does not name it
+  const fs::path root(MCTSAT_SOURCE_DIR);
+  std::size_t scanned = 0;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
+       ++it) {
+    const fs::path relative = fs::relative(it->path(), root);
+    const std::string first = relative.begin()->string();
+    // The build and git's own files (.git is a file naming its folder in a worktree) are not the
+    // repository's.
+    if (first == "build" || first.front() == '.') {
+      if (it->is_directory()) it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file() || fs::file_size(it->path()) > (std::uintmax_t{16} << 20)) continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    const std::string text = bytes.str();
+    if (text.find('\0') != std::string::npos) continue;  // binary: ONNX models, bundles, images
+    ++scanned;
+    CAPTURE(relative.string());
+    CHECK(text.find(machine) == std::string::npos);
+  }
+  CHECK(scanned > 1000);
 }
