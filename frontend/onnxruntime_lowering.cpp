@@ -423,7 +423,9 @@ class Matcher {
   }
 
   // (1 - float(unsqueeze(unsqueeze(flags)))) * filter, flags [B, S] of integers or booleans and
-  // the mask [B, 1, 1, S]: the flags and the filter.
+  // the mask [B, 1, 1, S]: the flags and the filter. The filter is finite: an infinite or NaN one
+  // makes 0 * filter NaN where a flag is 1 (every output NaN), which mask_index would not compute;
+  // such a mask stays an additive one (attention_bias), computed as written.
   std::optional<std::pair<TensorRef, double>> token_flags(
       TensorRef mask, const std::vector<std::int64_t>& dims) const {
     const Node& mul = graph_.node(mask.node);
@@ -432,7 +434,9 @@ class Matcher {
     for (int side : {0, 1}) {
       const auto filter = scalar_value(mul.inputs[1 - side]);
       const Node& sub = graph_.node(mul.inputs[side].node);
-      if (!filter || sub.op != Op::kEwSub || scalar_value(sub.inputs[0]) != 1.0) continue;
+      if (!filter || !std::isfinite(*filter) || sub.op != Op::kEwSub ||
+          scalar_value(sub.inputs[0]) != 1.0)
+        continue;
       const TensorRef cast = sub.inputs[1];
       if (!opaque_of(cast, "Cast")) continue;
       const TensorRef outer = graph_.node(cast.node).inputs.at(0);

@@ -6,6 +6,7 @@
 // is not 1 / sqrt(h), is left as it is. (ONNX Runtime runs the lowered exports of real models in
 // tests/cli/torch_models_cli_test.cpp.)
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,9 +14,11 @@
 #include <doctest/doctest.h>
 
 #include "frontend/onnx_export.hpp"
+#include "frontend/onnx_import.hpp"
 #include "frontend/onnxruntime_lowering.hpp"
 #include "tensor/graph_builder.hpp"
 #include "tensor/interpreter.hpp"
+#include "tests/frontend/onnx_builders.hpp"
 
 using namespace mctsat;
 using tensor::Op;
@@ -60,6 +63,64 @@ tensor::Graph attention_graph(const Options& options) {
   return std::move(b).finish();
 }
 
+// Hugging Face's self-attention with the mask made from token flags, as exported to ONNX (the
+// hostile campaign's model_cases.py): (1 - float(unsqueeze(unsqueeze(flags)))) * fill added to
+// the scores, flags [1, S] int64.
+std::string flags_attention_onnx(float fill) {
+  constexpr std::int64_t S = 8, H = 16, N = 2;
+  onnx::ModelProto model = model_shell(14);
+  onnx::GraphProto& g = *model.mutable_graph();
+  add_value_info(g.add_input(), "x", {1, S, H});
+  onnx::ValueInfoProto* flags = g.add_input();
+  add_value_info(flags, "flags", {1, S});
+  flags->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  add_value_info(g.add_output(), "y", {1, S, H});
+  const auto ints = [&](const std::string& name, const std::vector<std::int64_t>& values) {
+    auto* init = g.add_initializer();
+    init->set_name(name);
+    init->set_data_type(onnx::TensorProto::INT64);
+    init->add_dims(static_cast<std::int64_t>(values.size()));
+    for (const std::int64_t v : values) init->add_int64_data(v);
+  };
+  const auto scalar = [&](const std::string& name, float value) {
+    auto* init = g.add_initializer();
+    init->set_name(name);
+    init->set_data_type(onnx::TensorProto::FLOAT);
+    init->add_float_data(value);
+  };
+  for (const char* p : {"q", "k", "v"}) {
+    const std::string w = std::string("W") + p, b = std::string("b") + p, q = p;
+    add_initializer(g, w, {H, H});
+    add_initializer(g, b, {H});
+    ints("shape_" + q, {1, S, N, H / N});
+    add_node(g, "MatMul", {"x", w}, {q + "_mm"});
+    add_node(g, "Add", {q + "_mm", b}, {q + "_lin"});
+    add_node(g, "Reshape", {q + "_lin", "shape_" + q}, {q + "_split"});
+    set_ints(add_node(g, "Transpose", {q + "_split"}, {q + "_t"}), "perm",
+             q == "k" ? std::vector<std::int64_t>{0, 2, 3, 1}
+                      : std::vector<std::int64_t>{0, 2, 1, 3});
+  }
+  scalar("scale", std::sqrt(static_cast<float>(H / N)));
+  scalar("one", 1.0f);
+  scalar("fill", fill);
+  ints("ax1", {1});
+  ints("ax2", {2});
+  ints("merge", {1, S, H});
+  add_node(g, "MatMul", {"q_t", "k_t"}, {"qk"});
+  add_node(g, "Div", {"qk", "scale"}, {"scaled"});
+  add_node(g, "Unsqueeze", {"flags", "ax1"}, {"u1"});
+  add_node(g, "Unsqueeze", {"u1", "ax2"}, {"u2"});
+  set_int(add_node(g, "Cast", {"u2"}, {"fl"}), "to", onnx::TensorProto::FLOAT);
+  add_node(g, "Sub", {"one", "fl"}, {"inv"});
+  add_node(g, "Mul", {"inv", "fill"}, {"madd"});
+  add_node(g, "Add", {"scaled", "madd"}, {"masked"});
+  set_int(add_node(g, "Softmax", {"masked"}, {"probs"}), "axis", -1);
+  add_node(g, "MatMul", {"probs", "v_t"}, {"ctx"});
+  set_ints(add_node(g, "Transpose", {"ctx"}, {"ctx_t"}), "perm", {0, 2, 1, 3});
+  add_node(g, "Reshape", {"ctx_t", "merge"}, {"y"});
+  return bytes_of(model);
+}
+
 const tensor::Node* find_opaque(const tensor::Graph& graph, const std::string& type) {
   for (const tensor::Node& node : graph.nodes())
     if (node.op == Op::kOpaque && node.opaque->type == type) return &node;
@@ -100,4 +161,35 @@ TEST_CASE("attention blocks whose tensors are read elsewhere, or scaled otherwis
   // A NaN scale (every output NaN) passed the distance check and was lowered to Attention's own
   // 1/sqrt(h): finite outputs (the hostile campaign's ONNX Runtime comparison).
   CHECK(frontend::lower_for_onnxruntime(attention_graph({.divisor = std::nan("")})).attention == 0);
+}
+
+TEST_CASE("a mask from token flags becomes mask_index only with a finite fill") {
+  // (1 - flag) * fill is 0 where a flag is 1 only for a finite fill: with -inf or NaN it is NaN
+  // there, and every output with it; mask_index with mask_filter_value -inf computed finite
+  // outputs (the hostile campaign's ONNX Runtime comparison, 2026-12-06). Such a mask stays an
+  // additive one, computed as written.
+  for (const float fill : {-10000.0f, -3.4e38f}) {
+    CAPTURE(fill);
+    const frontend::OnnxRuntimeLowering lowered = frontend::lower_for_onnxruntime(
+        frontend::graph_from_onnx(flags_attention_onnx(fill), "flags.onnx"));
+    CHECK(lowered.attention == 1);
+    const tensor::Node* attention = find_opaque(lowered.graph, "com.microsoft.Attention");
+    REQUIRE(attention != nullptr);
+    REQUIRE(attention->inputs.size() == 4);  // x, weight, bias, mask_index (the flags as int32)
+    CHECK(lowered.graph.type_of(attention->inputs[3]).dtype == tensor::DType::kInt32);
+    CHECK(frontend::graph_to_onnx(lowered.graph).find("mask_filter_value") != std::string::npos);
+  }
+  for (const float fill : {-std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN()}) {
+    CAPTURE(fill);
+    const frontend::OnnxRuntimeLowering lowered = frontend::lower_for_onnxruntime(
+        frontend::graph_from_onnx(flags_attention_onnx(fill), "flags.onnx"));
+    CHECK(lowered.attention == 1);
+    const tensor::Node* attention = find_opaque(lowered.graph, "com.microsoft.Attention");
+    REQUIRE(attention != nullptr);
+    REQUIRE(attention->inputs.size() == 4);  // x, weight, bias, attention_bias (the float mask)
+    CHECK(lowered.graph.type_of(attention->inputs[3]).dtype == tensor::DType::kFloat32);
+    CHECK(frontend::graph_to_onnx(lowered.graph).find("mask_filter_value") == std::string::npos);
+  }
 }
