@@ -8,8 +8,9 @@
 //   values), each reshaped to [B, S, N, h] and transposed (key to [B, N, h, S]), the scores divided
 //   by sqrt(h), plus an optional mask, softmax over the last axis, times the values, transposed
 //   back and reshaped to [B, S, N*h]. An additive float mask is expanded to [B, N, S, S] as the
-//   attention_bias; one made from token flags, (1 - float(flags[B, S])) * c, passes the flags as
-//   int32 mask_index with mask_filter_value c; GPT-2's causal where(lower-triangular ones, scores,
+//   attention_bias; one made from token flags, (1 - float(flags[B, S])) * c with a finite c,
+//   passes the flags (taken to be 0 or 1, as tokenizers write them: not checked) as int32
+//   mask_index with mask_filter_value c (an infinite or NaN c stays an additive mask); GPT-2's causal where(lower-triangular ones, scores,
 //   fill <= -1e4) sets unidirectional.
 // - torch.nn.MultiheadAttention: x transposed to [S, B, E], one packed projection sliced into
 //   query, key and value, reshaped to [S, B*N, h], the query divided by sqrt(h), ..., reshaped

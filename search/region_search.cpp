@@ -9,6 +9,14 @@
 
 namespace mctsat::search {
 
+void share_budgets(OptimizeOptions& options, double share) {
+  options.limits.seconds *= share;
+  options.extractor.time_limit_seconds *= share;   // the whole extraction's, like the search's
+  if (options.limits.work != SearchLimits{}.work)  // the default: unlimited
+    options.limits.work = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(static_cast<double>(options.limits.work) * share));
+}
+
 std::optional<OptimizeResult> optimize_by_regions(const tensor::Graph& graph,
                                                   const dsl::RuleSet& rules,
                                                   const tensor::CostModel& model,
@@ -49,12 +57,9 @@ std::optional<OptimizeResult> optimize_by_regions(const tensor::Graph& graph,
           in_region.regions = count;
           options.progress(in_region);
         };
-      const double share = static_cast<double>(regions[r].operators) /
-                           static_cast<double>(std::max<std::size_t>(distinct_operators, 1));
-      region_options.limits.seconds = options.limits.seconds * share;
-      if (options.limits.work != SearchLimits{}.work)
-        region_options.limits.work = std::max<std::uint64_t>(
-            1, static_cast<std::uint64_t>(static_cast<double>(options.limits.work) * share));
+      share_budgets(region_options,
+                    static_cast<double>(regions[r].operators) /
+                        static_cast<double>(std::max<std::size_t>(distinct_operators, 1)));
       solved[r] = optimize(regions[r].graph, rules, model, region_options, strategy);
       result.record = solved[r].record;
       result.nodes += solved[r].nodes;

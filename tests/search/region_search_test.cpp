@@ -4,7 +4,8 @@
 // pinned within 0.1%, and the gain per step must be at least the whole 5-step NasRNN's (the zoo's,
 // whose default result tests/search/default_search_zoo_test.cpp pins): a change that loses gain at
 // the regions' seams, or in the regions' search, fails here. Small regions and 32 simulations per
-// step keep the test cheap. Progress reports name the region being searched.
+// step keep the test cheap. Progress reports name the region being searched; each region gets
+// its share of the budgets.
 #include <algorithm>
 #include <mutex>
 #include <set>
@@ -17,6 +18,7 @@
 #include "dsl/rule_library.hpp"
 #include "frontend/zoo.hpp"
 #include "search/optimizer.hpp"
+#include "search/region_search.hpp"
 #include "tensor/device_profile.hpp"
 #include "tensor/graph_regions.hpp"
 #include "tensor/roofline_cost_model.hpp"
@@ -55,4 +57,19 @@ TEST_CASE("the default search by regions on NasRNN unrolled over 12 steps") {
   const double whole_gain_per_step = (1.9918853666241991 - 1.0036595016560494) / 5;
   const double gain_per_step = (result.original_cost - result.optimized_cost) / 12;
   CHECK(gain_per_step >= whole_gain_per_step);
+}
+
+TEST_CASE("a region gets its share of every budget: seconds, the ILP's limit and work") {
+  search::OptimizeOptions options;
+  options.limits.seconds = 60;
+  options.extractor.time_limit_seconds = 10;
+  search::OptimizeOptions region = options;
+  search::share_budgets(region, 0.25);
+  CHECK(region.limits.seconds == doctest::Approx(15));
+  CHECK(region.extractor.time_limit_seconds == doctest::Approx(2.5));
+  CHECK(region.limits.work == options.limits.work);  // unlimited stays unlimited
+  options.limits.work = 2;
+  region = options;
+  search::share_budgets(region, 0.25);
+  CHECK(region.limits.work == 1);  // at least one unit
 }
