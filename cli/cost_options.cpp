@@ -28,6 +28,17 @@ void CostOptions::add_to(CLI::App& command) {
   command.add_flag("--cost-fallback", spec.fallback,
                    "With --cost table: price missing entries with roofline; with --cost measured: "
                    "price operators oneDNN cannot run with roofline");
+  command
+      .add_option_function<std::string>(
+          "--runtime-fusions",
+          [this](const std::string& name) {
+            spec.runtime_fusions = parse_name(tensor::kRuntimeFusionNames, name, "runtime");
+          },
+          "Price whole graphs as this runtime runs them: onnxruntime = ONNX Runtime on a CPU, "
+          "whose kernels take a convolution's bias, residual sum and activation (and a Gemm's "
+          "bias and activation) and which copies at splits; none = operator by operator")
+      ->check(CLI::IsMember(names_of(tensor::kRuntimeFusionNames)))
+      ->default_str(std::string(name_of(tensor::kRuntimeFusionNames, spec.runtime_fusions)));
 }
 
 std::unique_ptr<tensor::CostModel> CostOptions::make() const {

@@ -16,6 +16,7 @@
 #include "support/files.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/graph_stats.hpp"
+#include "tensor/runtime_fusions.hpp"
 
 namespace mctsat::cli {
 namespace {
@@ -47,9 +48,9 @@ nlohmann::json tensor_list(const tensor::Graph& graph, bool inputs) {
 nlohmann::json build_report(const ShowOptions& options, const tensor::Graph& graph) {
   const tensor::GraphStats stats = tensor::graph_stats(graph);
   const auto model = options.cost.make();
-  std::vector<tensor::NodeCost> costs = tensor::node_costs(graph, *model);
-  double total = 0;
-  for (const auto& c : costs) total += c.cost_ms;
+  tensor::AsRunCosts as_run = tensor::as_run_costs(graph, *model);
+  std::vector<tensor::NodeCost>& costs = as_run.nodes;
+  const double total = as_run.total_ms;
   std::stable_sort(costs.begin(), costs.end(),
                    [](const auto& a, const auto& b) { return a.cost_ms > b.cost_ms; });
 
@@ -77,7 +78,12 @@ nlohmann::json build_report(const ShowOptions& options, const tensor::Graph& gra
           {"weights", stats.weights},
           {"parameters", stats.parameters},
           {"weights_with_values", stats.weights_with_values},
-          {"cost", {{"model", model->name()}, {"total_ms", total}, {"costliest", top}}}};
+          {"cost",
+           {{"model", model->name()},
+            {"total_ms", total},
+            {"fused_operators", as_run.fused},
+            {"copies_ms", as_run.copies_ms},
+            {"costliest", top}}}};
 }
 
 void print_show_report(const nlohmann::json& r) {
@@ -103,6 +109,11 @@ void print_show_report(const nlohmann::json& r) {
   const auto& cost = r["cost"];
   std::cout << fmt::format("cost ({}): {:.4f} ms\n", cost["model"].get<std::string>(),
                            cost["total_ms"].get<double>());
+  if (cost["fused_operators"].get<std::size_t>() > 0 || cost["copies_ms"].get<double>() > 0)
+    std::cout << fmt::format("  of which {:.4f} ms copies the runtime adds; {} operators it fuses "
+                             "cost nothing\n",
+                             cost["copies_ms"].get<double>(),
+                             cost["fused_operators"].get<std::size_t>());
   if (!cost["costliest"].empty()) std::cout << "costliest operators:\n";
   const double total = cost["total_ms"].get<double>();
   for (const auto& entry : cost["costliest"]) {

@@ -10,6 +10,7 @@
 #include "frontend/zoo.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/graph_stats.hpp"
+#include "tensor/runtime_fusions.hpp"
 
 namespace mctsat::cli {
 
@@ -33,7 +34,7 @@ void add_zoo_command(CLI::App& app) {
     for (const auto& entry : frontend::zoo_models()) {
       const tensor::Graph graph = *frontend::build_zoo_model(entry.name);
       const tensor::GraphStats stats = tensor::graph_stats(graph);
-      const double cost = tensor::graph_cost(graph, *model);
+      const double cost = tensor::as_run_cost(graph, *model);
       if (options->json) {
         models.push_back({{"name", entry.name},
                           {"description", entry.description},

@@ -20,6 +20,7 @@
 #include "python/model_handle.hpp"
 #include "python/python_cost_model.hpp"
 #include "tensor/graph_stats.hpp"
+#include "tensor/runtime_fusions.hpp"
 
 namespace mctsat::python {
 
@@ -148,23 +149,24 @@ void bind_models(py::module_& m) {
             const CostModelHandle handle = cost_model_from(cost_model, device);
             CallbackErrors errors;
             const auto costs = errors.run_without_gil(
-                [&] { return tensor::node_costs(model.graph, *handle.bind(errors)); });
+                [&] { return tensor::as_run_costs(model.graph, *handle.bind(errors)).nodes; });
             py::dict out;
             for (const auto& c : costs) out[py::str(model.graph.node(c.node).name)] = c.cost_ms;
             return out;
           },
           py::arg("cost_model") = py::none(), py::arg("device") = "v100",
-          "Estimated milliseconds per node (weight-only nodes and views cost 0), in node order")
+          "Estimated milliseconds per node (weight-only nodes, views and the operators the cost "
+          "model's runtime fuses cost 0), in node order")
       .def(
           "cost",
           [](const Model& model, py::object cost_model, const std::string& device) {
             const CostModelHandle handle = cost_model_from(cost_model, device);
             CallbackErrors errors;
             return errors.run_without_gil(
-                [&] { return tensor::graph_cost(model.graph, *handle.bind(errors)); });
+                [&] { return tensor::as_run_cost(model.graph, *handle.bind(errors)); });
           },
           py::arg("cost_model") = py::none(), py::arg("device") = "v100",
-          "The estimated milliseconds of the whole graph")
+          "The estimated milliseconds of the whole graph, as the cost model's runtime runs it")
       .def(
           "to_onnx",
           [](const Model& model) {

@@ -49,6 +49,7 @@ class BorrowedCostModel final : public tensor::CostModel {
   explicit BorrowedCostModel(const tensor::CostModel& model) : model_(model) {}
   double cost(const tensor::OpInstance& instance) const override { return model_.cost(instance); }
   std::string name() const override { return model_.name(); }
+  tensor::RuntimeFusions runtime_fusions() const override { return model_.runtime_fusions(); }
 
  private:
   const tensor::CostModel& model_;
@@ -157,6 +158,10 @@ std::unique_ptr<tensor::CostModel> CostModelHandle::bind(CallbackErrors& errors)
 
 namespace {
 
+tensor::RuntimeFusions runtime_fusions_named(const std::string& name) {
+  return parse_name(tensor::kRuntimeFusionNames, name, "runtime");
+}
+
 CostModelHandle builtin_cost_model(const runtime::CostModelSpec& spec) {
   if (spec.kind == runtime::CostModelKind::kTable && spec.table.empty())
     throw Error("cost model table needs cost_table=FILE");
@@ -220,22 +225,27 @@ void bind_cost_models(py::module_& m) {
            py::arg("function"), py::arg("name") = "python")
       .def_static(
           "roofline",
-          [](const std::string& device) {
-            return builtin_cost_model({runtime::CostModelKind::kRoofline, device, "", false});
+          [](const std::string& device, const std::string& runtime_fusions) {
+            return builtin_cost_model({runtime::CostModelKind::kRoofline, device, "", false,
+                                       runtime_fusions_named(runtime_fusions)});
           },
-          py::arg("device") = "v100")
+          py::arg("device") = "v100", py::arg("runtime_fusions") = "none")
       .def_static(
           "table",
-          [](const std::string& path, bool fallback, const std::string& device) {
-            return builtin_cost_model({runtime::CostModelKind::kTable, device, path, fallback});
+          [](const std::string& path, bool fallback, const std::string& device,
+             const std::string& runtime_fusions) {
+            return builtin_cost_model({runtime::CostModelKind::kTable, device, path, fallback,
+                                       runtime_fusions_named(runtime_fusions)});
           },
-          py::arg("path"), py::arg("fallback") = false, py::arg("device") = "v100")
+          py::arg("path"), py::arg("fallback") = false, py::arg("device") = "v100",
+          py::arg("runtime_fusions") = "none")
       .def_static(
           "measured",
-          [](const std::string& cache, bool fallback) {
-            return builtin_cost_model({runtime::CostModelKind::kMeasured, "v100", cache, fallback});
+          [](const std::string& cache, bool fallback, const std::string& runtime_fusions) {
+            return builtin_cost_model({runtime::CostModelKind::kMeasured, "v100", cache, fallback,
+                                       runtime_fusions_named(runtime_fusions)});
           },
-          py::arg("cache") = "", py::arg("fallback") = false)
+          py::arg("cache") = "", py::arg("fallback") = false, py::arg("runtime_fusions") = "none")
       .def("__call__", &CostModelHandle::price, py::arg("op"), py::arg("input_types"),
            py::arg("attributes"),
            "The estimated milliseconds of one operator instance, e.g. to build a Python model on "

@@ -9,13 +9,16 @@
 #include "support/error.hpp"
 #include "tensor/device_profile.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tensor/runtime_fusions.hpp"
 #include "tensor/table_cost_model.hpp"
 
 namespace mctsat::runtime {
 
 using namespace tensor;
 
-std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec) {
+namespace {
+
+std::unique_ptr<CostModel> make_operator_cost_model(const CostModelSpec& spec) {
   auto roofline = std::make_unique<RooflineCostModel>(resolve_profile(spec.device));
   std::shared_ptr<const CostModel> fallback_model;
   switch (spec.kind) {
@@ -35,17 +38,30 @@ std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec) {
   return nullptr;
 }
 
+}  // namespace
+
+std::unique_ptr<CostModel> make_cost_model(const CostModelSpec& spec) {
+  std::unique_ptr<CostModel> model = make_operator_cost_model(spec);
+  if (spec.runtime_fusions == RuntimeFusions::kNone) return model;
+  return std::make_unique<FusingCostModel>(std::move(model), spec.runtime_fusions);
+}
+
 std::string default_cost_model_name(const CostModelSpec& spec) {
+  std::string name;
   switch (spec.kind) {
     case CostModelKind::kRoofline:
-      return "roofline-" + std::filesystem::path(spec.device).stem().string();
+      name = "roofline-" + std::filesystem::path(spec.device).stem().string();
+      break;
     case CostModelKind::kTable:
-      return "table-" + std::filesystem::path(spec.table).stem().string();
+      name = "table-" + std::filesystem::path(spec.table).stem().string();
+      break;
     case CostModelKind::kMeasured:
-      return "measured";
+      name = "measured";
+      break;
   }
-  MCTSAT_ASSERT(false && "unknown cost model kind");
-  return {};
+  if (spec.runtime_fusions != RuntimeFusions::kNone)
+    name += "-" + std::string(name_of(kRuntimeFusionNames, spec.runtime_fusions));
+  return name;
 }
 
 nlohmann::json cost_model_spec_json(const CostModelSpec& spec) {
@@ -61,6 +77,8 @@ nlohmann::json cost_model_spec_json(const CostModelSpec& spec) {
     case CostModelKind::kMeasured:
       break;
   }
+  if (spec.runtime_fusions != RuntimeFusions::kNone)
+    out["runtime_fusions"] = name_of(kRuntimeFusionNames, spec.runtime_fusions);
   return out;
 }
 

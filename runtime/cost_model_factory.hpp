@@ -30,16 +30,20 @@ struct CostModelSpec {
   std::string table;      // cost table .json (table); measured: the cache file (empty: the default)
   bool fallback = false;  // table: price missing keys with roofline instead of failing;
                           // measured: price what the executor cannot run with roofline
+  // Graphs are priced as this runtime runs them (tensor/runtime_fusions.hpp), whatever the kind.
+  tensor::RuntimeFusions runtime_fusions = tensor::RuntimeFusions::kNone;
 };
 
 // Throws mctsat::Error for an unknown device, a missing or malformed table.
 std::unique_ptr<tensor::CostModel> make_cost_model(const CostModelSpec& spec);
 
 // A short name for the model a spec describes, for studies' default cost-model names:
-// "roofline-v100", "table-<table file's stem>", "measured".
+// "roofline-v100", "table-<table file's stem>", "measured"; "-<runtime>" appended for a runtime
+// that fuses.
 std::string default_cost_model_name(const CostModelSpec& spec);
 
-// The spec as study records show it: {"model": kind, and the fields that kind reads}.
+// The spec as study records show it: {"model": kind, the fields that kind reads, and
+// "runtime_fusions" when not "none"}.
 nlohmann::json cost_model_spec_json(const CostModelSpec& spec);
 
 }  // namespace mctsat::runtime

@@ -11,6 +11,7 @@
 #include "support/error.hpp"
 #include "tensor/egraph_conversion.hpp"
 #include "tensor/memory_budget.hpp"
+#include "tensor/runtime_fusions.hpp"
 
 namespace mctsat::search {
 namespace {
@@ -49,7 +50,7 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
 
   OptimizeResult result;
   result.strategy = strategy.traits();
-  result.original_cost = tensor::graph_cost(graph, model);
+  result.original_cost = tensor::as_run_cost(graph, model);
   const auto start = Clock::now();
   // A reward's dag restarts stop at the search's deadline, however many --dag-restarts asks for.
   if (options.limits.seconds <= 1e9)  // the registry's bound: no overflow
@@ -87,12 +88,13 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
     throw Error("the final extraction found no acyclic graph");
   result.graph =
       tensor::build_graph(state, extract::to_selection(problem, result.extraction.choice, state));
-  result.optimized_cost = tensor::graph_cost(result.graph, model);
   // The extraction is scored by its exact DAG cost, which must be the built graph's cost.
-  MCTSAT_ASSERT(std::abs(result.optimized_cost - result.extraction.dag_cost) <=
-                1e-9 * std::max(1.0, result.optimized_cost));
+  const double extracted_cost = tensor::graph_cost(result.graph, model);
+  MCTSAT_ASSERT(std::abs(extracted_cost - result.extraction.dag_cost) <=
+                1e-9 * std::max(1.0, extracted_cost));
+  result.optimized_cost = tensor::as_run_cost(result.graph, model);
   if (run.fallback) {
-    const double fallback_cost = tensor::graph_cost(*run.fallback, model);
+    const double fallback_cost = tensor::as_run_cost(*run.fallback, model);
     if (fallback_cost < result.optimized_cost) {
       result.graph = std::move(*run.fallback);
       result.optimized_cost = fallback_cost;

@@ -24,8 +24,10 @@ namespace mctsat::search {
 
 struct OptimizeResult {
   tensor::Graph graph;  // the optimized graph (validated)
+  // The input's and `graph`'s costs as the model's runtime runs them (as_run_cost; graph_cost
+  // unless the model says its runtime fuses operators).
   double original_cost = 0;
-  double optimized_cost = 0;  // graph_cost of `graph` under the model
+  double optimized_cost = 0;
   double exploration_seconds = 0;
   double extraction_seconds = 0;
   std::size_t nodes = 0, classes = 0;  // the final e-graph's size

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tensor/graph_regions.hpp"
+#include "tensor/runtime_fusions.hpp"
 
 namespace mctsat::search {
 
@@ -39,7 +40,7 @@ std::optional<OptimizeResult> optimize_by_regions(const tensor::Graph& graph,
 
   OptimizeResult result;
   result.strategy = strategy.traits();
-  result.original_cost = tensor::graph_cost(graph, model);
+  result.original_cost = tensor::as_run_cost(graph, model);
   result.regions = regions.size();
   result.distinct_regions = first_of.size();
   std::vector<OptimizeResult> solved(regions.size());
@@ -75,7 +76,7 @@ std::optional<OptimizeResult> optimize_by_regions(const tensor::Graph& graph,
   for (std::size_t r = 0; r < regions.size(); ++r)
     optimized.push_back(&solved[representative[r]].graph);
   result.graph = tensor::join_regions(graph, regions, optimized, representative);
-  result.optimized_cost = tensor::graph_cost(result.graph, model);
+  result.optimized_cost = tensor::as_run_cost(result.graph, model);
   if (result.optimized_cost >= result.original_cost) {
     result.graph = graph;
     result.optimized_cost = result.original_cost;

@@ -304,7 +304,7 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
   std::set<std::string> names;
   for (std::size_t i = 0; i < costs.size(); ++i) {
     const std::string path = fmt::format("/cost_models/{}", i);
-    r.only(r.object(costs[i], path), path, {"name", "model", "device", "table", "fallback"});
+    r.only(r.object(costs[i], path), path, {"name", "model", "device", "table", "fallback", "runtime_fusions"});
     CostSpec cost;
     const json& c = costs[i];
     if (c.contains("model")) {
@@ -321,6 +321,15 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
     }
     if (c.contains("table")) cost.spec.table = resolve(base, r.string(c["table"], path + "/table"));
     if (c.contains("fallback")) cost.spec.fallback = r.boolean(c["fallback"], path + "/fallback");
+    if (c.contains("runtime_fusions")) {
+      const std::string runtime = r.string(c["runtime_fusions"], path + "/runtime_fusions");
+      const auto fusions = find_name(tensor::kRuntimeFusionNames, runtime);
+      if (!fusions)
+        r.fail(path + "/runtime_fusions",
+               fmt::format("unknown runtime '{}' (known: {})", runtime,
+                           joined_names(tensor::kRuntimeFusionNames)));
+      cost.spec.runtime_fusions = *fusions;
+    }
     if (cost.spec.kind == runtime::CostModelKind::kTable && cost.spec.table.empty())
       r.fail(path + "/table", "missing (the table cost model needs a cost table file)");
     cost.name = c.contains("name") ? r.string(c["name"], path + "/name")
@@ -532,6 +541,9 @@ Study parse_study(const std::string& text, const std::string& path,
                 identity["input_shapes"] = study.models[m].load.input_shapes;
               if (!study.models[m].load.input_values.empty())
                 identity["input_values"] = study.models[m].load.input_values;
+              if (cost.spec.runtime_fusions != tensor::RuntimeFusions::kNone)
+                identity["runtime_fusions"] =
+                    name_of(tensor::kRuntimeFusionNames, cost.spec.runtime_fusions);
               if (study.measure)
                 identity["measure"] = {study.measure->runs, study.measure->warmup,
                                        study.measure->threads, study.measure->instances};

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/enum_names.hpp"
 #include "tensor/attr.hpp"
 #include "tensor/graph.hpp"
 #include "tensor/op.hpp"
@@ -25,12 +26,23 @@ struct OpInstance {
   std::span<const TensorType> outputs;
 };
 
+// The runtime a graph's cost assumes (runtime_fusions.hpp): one that runs every operator on its
+// own, or one whose graph optimizer fuses some into others' kernels.
+enum class RuntimeFusions {
+  kNone,         // every operator runs on its own: a graph costs the sum of its operators
+  kOnnxRuntime,  // ONNX Runtime's CPU execution provider at level "all"
+};
+inline constexpr EnumNames<RuntimeFusions, 2> kRuntimeFusionNames{
+    {{RuntimeFusions::kNone, "none"}, {RuntimeFusions::kOnnxRuntime, "onnxruntime"}}};
+
 class CostModel {
  public:
   virtual ~CostModel() = default;
   // Estimated time in milliseconds (0 for views). Throws mctsat::Error when it cannot price it.
   virtual double cost(const OpInstance& instance) const = 0;
   virtual std::string name() const = 0;
+  // The runtime whose fusions a whole graph's cost takes into account (as_run_cost).
+  virtual RuntimeFusions runtime_fusions() const { return RuntimeFusions::kNone; }
 };
 
 // model.cost(instance), checked against the accepted range of costs (support/cost_range.hpp):

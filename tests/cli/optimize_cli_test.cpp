@@ -145,3 +145,27 @@ TEST_CASE("an ONNX output computing merged kernels from weights without values g
                               optimize_scratch("bert.json").string() + "' --json");
   CHECK_FALSE(plain.contains("warnings"));
 }
+
+TEST_CASE("priced as ONNX Runtime runs it, fusing relus into convolutions gains nothing") {
+  // SqueezeNet's relus, priced one by one on the CPU profile, are what the search saves by fusing
+  // them into the convolutions; ONNX Runtime fuses them itself, so as it runs the graph the
+  // result is no cheaper and the input is kept.
+  const json by_operator =
+      run_json("optimize squeezenet --device cpu-2core --strategy greedy --json");
+  CHECK(by_operator["speedup_percent"].get<double>() > 5);
+  CHECK_FALSE(by_operator["kept_original"].get<bool>());
+  const json as_run = run_json(
+      "optimize squeezenet --device cpu-2core --runtime-fusions onnxruntime --strategy greedy "
+      "--json");
+  CHECK(as_run["cost_model"] == "roofline(cpu-2core) as onnxruntime runs it");
+  CHECK(as_run["kept_original"].get<bool>());
+  CHECK(as_run["speedup_percent"].get<double>() == 0);
+  CHECK(as_run["original_cost_ms"].get<double>() < by_operator["original_cost_ms"].get<double>());
+  // show prices the same way and counts what the runtime fuses.
+  const json shown =
+      run_json("show squeezenet --device cpu-2core --runtime-fusions onnxruntime --json");
+  CHECK(shown["cost"]["total_ms"].get<double>() ==
+        doctest::Approx(as_run["original_cost_ms"].get<double>()));
+  CHECK(shown["cost"]["fused_operators"].get<std::size_t>() == 26);
+  check_usage_error(run_mctsat("show squeezenet --runtime-fusions tvm"), "tvm");
+}

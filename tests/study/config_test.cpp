@@ -159,6 +159,9 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
        "/limits/seconds: expected a number, got string"},
       {"{" + base + R"("configurations": [{"name": "a"}], "cost_models": [{"device": "z80"}]})",
        "/cost_models/0: unknown device"},
+      {"{" + base +
+           R"("configurations": [{"name": "a"}], "cost_models": [{"runtime_fusions": "tvm"}]})",
+       "/cost_models/0/runtime_fusions: unknown runtime 'tvm' (known: none, onnxruntime)"},
       {"{" + base + R"("configurations": [{"name": "a"}], "colour": 1})",
        "/colour: unknown key 'colour'"},
       {R"({"name": "t", "models": ["no-such-model"], "configurations": [{"name": "a"}]})",
@@ -272,6 +275,22 @@ TEST_CASE(
   CHECK(custom.measure_onnxruntime->rounds == 7);
   CHECK(custom.measure_onnxruntime->tolerance == doctest::Approx(0.01));
   CHECK(custom.runs[0].id != on.runs[0].id);
+}
+
+TEST_CASE("a cost model's runtime fusions are read, named and change its runs' ids") {
+  const std::string grid =
+      R"("name": "t", "models": ["demo"], "configurations": [{"name": "g", "strategy": "greedy"}])";
+  const Study plain = parse("{" + grid + R"(, "cost_models": [{"device": "cpu-2core"}]})");
+  const Study none = parse(
+      "{" + grid + R"(, "cost_models": [{"device": "cpu-2core", "runtime_fusions": "none"}]})");
+  const Study as_run = parse("{" + grid +
+                             R"(, "cost_models": [{"device": "cpu-2core", "runtime_fusions": )"
+                             R"("onnxruntime"}]})");
+  CHECK(none.runs[0].id == plain.runs[0].id);
+  REQUIRE(as_run.costs.size() == 1);
+  CHECK(as_run.costs[0].spec.runtime_fusions == mctsat::tensor::RuntimeFusions::kOnnxRuntime);
+  CHECK(as_run.costs[0].name == "roofline-cpu-2core-onnxruntime");
+  CHECK(as_run.runs[0].id != plain.runs[0].id);
 }
 
 TEST_CASE("a model file's input values are read and change its runs' ids") {

@@ -1,0 +1,200 @@
+// What a runtime fuses and copies, and the graph's cost as it runs it.
+#include "tensor/runtime_fusions.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "support/error.hpp"
+
+namespace mctsat::tensor {
+namespace {
+
+// What the kernel computing a node's output can still take into its epilogue.
+enum class Epilogue {
+  kNone,        // nothing: not a kernel output the runtime fuses into
+  kConv,        // a convolution's: a per-channel bias or scale, a residual sum, an activation
+  kGemm,        // a rank-2 matrix product's: a bias along the last axis, an activation
+  kActivation,  // an activation only
+};
+
+bool is_activation(Op op) {
+  return op == Op::kRelu || op == Op::kSigmoid || op == Op::kTanh || op == Op::kClip;
+}
+
+// True when `weight` broadcasts against `out` along `axis` only (a per-channel or per-column
+// vector, right-aligned as numpy broadcasting aligns it).
+bool broadcasts_along(const TensorType& weight, const TensorType& out, std::size_t axis) {
+  const std::size_t rank = out.shape.size(), weight_rank = weight.shape.size();
+  if (weight_rank > rank || axis >= rank) return false;
+  for (std::size_t i = 0; i < weight_rank; ++i) {
+    const std::size_t aligned = rank - weight_rank + i;
+    const std::int64_t expected = aligned == axis ? out.shape[axis] : 1;
+    if (weight.shape[i] != expected) return false;
+  }
+  return true;
+}
+
+class OnnxRuntimePlanner {
+ public:
+  explicit OnnxRuntimePlanner(const Graph& graph)
+      : graph_(graph),
+        weight_only_(graph.weight_only()),
+        readers_(graph.size()),
+        is_output_(graph.size(), false),
+        epilogue_(graph.size(), Epilogue::kNone),
+        blocked_(graph.size(), false) {
+    for (NodeId id = 0; id < graph.size(); ++id)
+      for (const TensorRef& in : graph.node(id).inputs) readers_[in.node].push_back({id, in.output});
+    for (const GraphOutput& out : graph.outputs()) is_output_[out.tensor.node] = true;
+  }
+
+  AsRunPlan plan() {
+    plan_.fused.assign(graph_.size(), false);
+    for (NodeId id : graph_.topological_order()) {
+      if (weight_only_[id]) continue;
+      visit(id);
+    }
+    return std::move(plan_);
+  }
+
+ private:
+  struct Reader {
+    NodeId node;
+    std::uint32_t output;
+  };
+
+  void visit(NodeId id) {
+    const Node& node = graph_.node(id);
+    switch (node.op) {
+      case Op::kConv2d:
+        epilogue_[id] = activation_attr(node.attrs[3]) == Activation::kNone ? Epilogue::kConv
+                                                                            : Epilogue::kNone;
+        blocked_[id] = true;
+        return;
+      case Op::kMatmul:
+        if (node.outputs[0].shape.size() == 2 &&
+            activation_attr(node.attrs[0]) == Activation::kNone)
+          epilogue_[id] = Epilogue::kGemm;
+        return;
+      case Op::kEwAdd:
+      case Op::kEwMul:
+        visit_binary(id);
+        return;
+      case Op::kSplit:
+        visit_split(id);
+        return;
+      default:
+        if (is_activation(node.op)) {
+          const NodeId producer = node.inputs[0].node;
+          if (absorbs(producer, id, {Epilogue::kConv, Epilogue::kGemm, Epilogue::kActivation}))
+            fuse(id, producer, Epilogue::kNone);
+        }
+        return;
+    }
+  }
+
+  void visit_binary(NodeId id) {
+    const Node& node = graph_.node(id);
+    const TensorRef a = node.inputs[0], b = node.inputs[1];
+    const TensorType& out = node.outputs[0];
+    if (weight_only_[a.node] != weight_only_[b.node]) {  // a bias or a scale
+      const TensorRef operand = weight_only_[a.node] ? b : a;
+      const TensorType& weight = graph_.type_of(weight_only_[a.node] ? a : b);
+      if (absorbs(operand.node, id, {Epilogue::kConv}) && broadcasts_along(weight, out, 1)) {
+        fuse(id, operand.node, Epilogue::kConv);
+      } else if (node.op == Op::kEwAdd && absorbs(operand.node, id, {Epilogue::kGemm}) &&
+                 broadcasts_along(weight, out, out.shape.size() - 1)) {
+        fuse(id, operand.node, Epilogue::kActivation);
+      }
+      return;
+    }
+    if (node.op != Op::kEwAdd || graph_.type_of(a) != out || graph_.type_of(b) != out) return;
+    for (const TensorRef operand : {a, b})  // a residual sum into one convolution
+      if (absorbs(operand.node, id, {Epilogue::kConv})) {
+        fuse(id, operand.node, Epilogue::kActivation);
+        return;
+      }
+  }
+
+  void visit_split(NodeId id) {
+    const Node& node = graph_.node(id);
+    const TensorRef in = node.inputs[0];
+    plan_.copies.push_back(graph_.type_of(in));  // Split's own copy
+    if (!blocked_[in.node]) return;
+    plan_.copies.push_back(graph_.type_of(in));  // out of the blocked layout
+    for (std::uint32_t k = 0; k < node.outputs.size(); ++k) {
+      const bool read_by_conv = std::ranges::any_of(readers_[id], [&](const Reader& r) {
+        return r.output == k && graph_.node(r.node).op == Op::kConv2d;
+      });
+      if (read_by_conv) plan_.copies.push_back(node.outputs[k]);  // back into it
+    }
+  }
+
+  // True when `consumer` is the only reader of `producer`'s output, which is no graph output, and
+  // the producer's kernel can take one of `epilogues`.
+  bool absorbs(NodeId producer, NodeId consumer, std::initializer_list<Epilogue> epilogues) const {
+    if (is_output_[producer] || readers_[producer].size() != 1 ||
+        readers_[producer][0].node != consumer)
+      return false;
+    return std::ranges::find(epilogues, epilogue_[producer]) != epilogues.end();
+  }
+
+  void fuse(NodeId id, NodeId producer, Epilogue next) {
+    plan_.fused[id] = true;
+    epilogue_[id] = next;
+    blocked_[id] = blocked_[producer];
+  }
+
+  const Graph& graph_;
+  const std::vector<bool> weight_only_;
+  std::vector<std::vector<Reader>> readers_;
+  std::vector<bool> is_output_;
+  std::vector<Epilogue> epilogue_;
+  std::vector<bool> blocked_;  // the output is in a blocked layout (a convolution's, fused or not)
+  AsRunPlan plan_;
+};
+
+}  // namespace
+
+AsRunPlan as_run_plan(const Graph& graph, RuntimeFusions runtime) {
+  switch (runtime) {
+    case RuntimeFusions::kNone:
+      return {std::vector<bool>(graph.size(), false), {}};
+    case RuntimeFusions::kOnnxRuntime:
+      return OnnxRuntimePlanner(graph).plan();
+  }
+  MCTSAT_ASSERT(false && "unknown runtime");
+  return {};
+}
+
+AsRunCosts as_run_costs(const Graph& graph, const CostModel& model) {
+  AsRunCosts costs{node_costs(graph, model)};
+  const AsRunPlan plan = as_run_plan(graph, model.runtime_fusions());
+  for (NodeCost& cost : costs.nodes)
+    if (plan.fused[cost.node]) {
+      cost.cost_ms = 0;
+      ++costs.fused;
+    }
+  const Attrs no_attrs;
+  for (const TensorType& copied : plan.copies) {
+    const std::vector<TensorType> types{copied};
+    costs.copies_ms += checked_cost(model, OpInstance{Op::kRelu, types, no_attrs, types});
+  }
+  costs.total_ms = costs.copies_ms;
+  for (const NodeCost& cost : costs.nodes) costs.total_ms += cost.cost_ms;
+  return costs;
+}
+
+double as_run_cost(const Graph& graph, const CostModel& model) {
+  return as_run_costs(graph, model).total_ms;
+}
+
+FusingCostModel::FusingCostModel(std::shared_ptr<const CostModel> base, RuntimeFusions runtime)
+    : base_(std::move(base)), runtime_(runtime) {}
+
+std::string FusingCostModel::name() const {
+  return fmt::format("{} as {} runs it", base_->name(), name_of(kRuntimeFusionNames, runtime_));
+}
+
+}  // namespace mctsat::tensor
