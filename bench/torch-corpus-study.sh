@@ -122,6 +122,9 @@ for line in open(manifest):
         c = opt.get("check")
         check = "yes" if c and c.get("passed") else "no"
         estimate = f"{opt.get('speedup_percent', float('nan')):+.2f}"
+        lowered = (opt.get("lowering") or {}).get("estimated_speedup_percent")
+        if lowered is not None:  # priced as ONNX Runtime runs it, the output lowered
+            estimate = f"{lowered:+.2f} (lowered)"
     elif os.path.exists(f"{out}/{ident}.optimize.log"):
         check = "no"
     if ort:

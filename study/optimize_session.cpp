@@ -20,6 +20,7 @@
 #include "support/files.hpp"
 #include "support/scratch_directory.hpp"
 #include "tensor/graph_stats.hpp"
+#include "tensor/runtime_fusions.hpp"
 #include "verify/verifier.hpp"
 
 namespace mctsat::study {
@@ -140,6 +141,10 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
     report.lowering = nlohmann::json{{"attention", lowering.attention},
                                      {"skip_layer_norm", lowering.skip_layer_norm}};
     if (lowering.attention + lowering.skip_layer_norm > 0) lowered = std::move(lowering.graph);
+    // Priced as ONNX Runtime runs it, the lowered output has an estimate of its own.
+    if (lowered && cost.runtime_fusions() == tensor::RuntimeFusions::kOnnxRuntime)
+      (*report.lowering)["estimated_speedup_percent"] =
+          100.0 * (report.result.original_cost / tensor::as_run_cost(*lowered, cost) - 1.0);
   }
   const tensor::Graph& candidate = lowered ? *lowered : report.result.graph;
   // The guard, for an ONNX output that differs from the input.

@@ -2,6 +2,7 @@
 #include "tensor/runtime_fusions.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -39,20 +40,30 @@ class OnnxRuntimePlanner {
  public:
   explicit OnnxRuntimePlanner(const Graph& graph)
       : graph_(graph),
+        order_(graph.topological_order()),
         weight_only_(graph.weight_only()),
         readers_(graph.size()),
         is_output_(graph.size(), false),
         epilogue_(graph.size(), Epilogue::kNone),
         blocked_(graph.size(), false) {
+    plan_.fused.assign(graph.size(), false);
+    plan_.dropped = graph.needed_for_outputs(order_);
+    plan_.dropped.flip();
     for (NodeId id = 0; id < graph.size(); ++id)
-      for (const TensorRef& in : graph.node(id).inputs) readers_[in.node].push_back({id, in.output});
+      if (!plan_.dropped[id])
+        for (const TensorRef& in : graph.node(id).inputs)
+          readers_[in.node].push_back({id, in.output});
     for (const GraphOutput& out : graph.outputs()) is_output_[out.tensor.node] = true;
   }
 
   AsRunPlan plan() {
-    plan_.fused.assign(graph_.size(), false);
-    for (NodeId id : graph_.topological_order()) {
-      if (weight_only_[id]) continue;
+    for (NodeId id : order_) {
+      if (weight_only_[id] || plan_.dropped[id]) continue;
+      if (graph_.node(id).op == Op::kEwDiv) fuse_layer_norm(id);
+      if (is_opaque(id, "Erf")) fuse_gelu(id);
+    }
+    for (NodeId id : order_) {
+      if (weight_only_[id] || plan_.dropped[id] || plan_.fused[id]) continue;
       visit(id);
     }
     return std::move(plan_);
@@ -63,6 +74,85 @@ class OnnxRuntimePlanner {
     NodeId node;
     std::uint32_t output;
   };
+
+  bool is_opaque(NodeId id, std::string_view type) const {
+    const Node& node = graph_.node(id);
+    return node.op == Op::kOpaque && node.opaque && node.opaque->type == type;
+  }
+
+  // The node computing `ref` when it is `op` (or the opaque `type`), else nullopt.
+  std::optional<NodeId> producer(TensorRef ref, Op op, std::string_view type = {}) const {
+    if (ref.output != 0 || weight_only_[ref.node]) return std::nullopt;
+    if (graph_.node(ref.node).op != op || (!type.empty() && !is_opaque(ref.node, type)))
+      return std::nullopt;
+    return ref.node;
+  }
+
+  // The sole reader of `id`'s output when it is `op` and reads a weight beside it.
+  std::optional<NodeId> weighted_reader(NodeId id, Op op) const {
+    if (is_output_[id] || readers_[id].size() != 1) return std::nullopt;
+    const Node& reader = graph_.node(readers_[id][0].node);
+    if (reader.op != op || reader.inputs.size() != 2) return std::nullopt;
+    const TensorRef other = reader.inputs[0].node == id ? reader.inputs[1] : reader.inputs[0];
+    if (!weight_only_[other.node]) return std::nullopt;
+    return readers_[id][0].node;
+  }
+
+  // True when every reader of each node of `chain` is in `chain` or is `last`, and none is a
+  // graph output.
+  bool closed(const std::vector<NodeId>& chain, NodeId last) const {
+    return std::ranges::all_of(chain, [&](NodeId id) {
+      return !is_output_[id] && std::ranges::all_of(readers_[id], [&](const Reader& r) {
+        return r.node == last || std::ranges::find(chain, r.node) != chain.end();
+      });
+    });
+  }
+
+  // A layer normalization as exporters decompose it, ending in the division `divide`:
+  // (x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) [* gamma] [+ beta] runs as one kernel
+  // (ONNX Runtime's LayerNormalization fusion): all but its last operator are fused.
+  void fuse_layer_norm(NodeId divide) {
+    const Node& node = graph_.node(divide);
+    const auto centred = producer(node.inputs[0], Op::kEwSub);
+    const auto root = producer(node.inputs[1], Op::kOpaque, "Sqrt");
+    if (!centred || !root) return;
+    const auto mean = producer(graph_.node(*centred).inputs[1], Op::kOpaque, "ReduceMean");
+    const auto shifted = producer(graph_.node(*root).inputs[0], Op::kEwAdd);
+    if (!mean || !shifted) return;
+    const auto variance = producer(graph_.node(*shifted).inputs[0], Op::kOpaque, "ReduceMean");
+    if (!variance) return;
+    const TensorRef squared = graph_.node(*variance).inputs[0];
+    const auto square = producer(squared, Op::kOpaque, "Pow");
+    const auto product = producer(squared, Op::kEwMul);
+    const auto squaring = square ? square : product;
+    if (!squaring || graph_.node(*squaring).inputs[0].node != *centred) return;
+    std::vector<NodeId> chain = {*mean, *centred, *squaring, *variance, *shifted, *root};
+    NodeId last = divide;
+    for (Op op : {Op::kEwMul, Op::kEwAdd}) {
+      const auto next = weighted_reader(last, op);
+      if (!next) break;
+      chain.push_back(last);
+      last = *next;
+    }
+    if (!closed(chain, last)) return;
+    for (NodeId id : chain) plan_.fused[id] = true;
+  }
+
+  // GELU as exporters write its erf form, x * (1 + erf(x / sqrt 2)) * 0.5 (either factor order),
+  // runs as one kernel (ONNX Runtime's Gelu fusion): all but its last operator are fused.
+  void fuse_gelu(NodeId erf) {
+    const auto scaled = producer(graph_.node(erf).inputs[0], Op::kEwDiv);
+    if (!scaled) return;
+    const auto one_plus = weighted_reader(erf, Op::kEwAdd);
+    if (!one_plus || is_output_[*one_plus] || readers_[*one_plus].size() != 1) return;
+    const NodeId times_x = readers_[*one_plus][0].node;
+    if (graph_.node(times_x).op != Op::kEwMul) return;
+    const auto half = weighted_reader(times_x, Op::kEwMul);
+    if (!half) return;
+    const std::vector<NodeId> chain = {*scaled, erf, *one_plus, times_x};
+    if (!closed(chain, *half)) return;
+    for (NodeId id : chain) plan_.fused[id] = true;
+  }
 
   void visit(NodeId id) {
     const Node& node = graph_.node(id);
@@ -147,6 +237,7 @@ class OnnxRuntimePlanner {
   }
 
   const Graph& graph_;
+  const std::vector<NodeId> order_;
   const std::vector<bool> weight_only_;
   std::vector<std::vector<Reader>> readers_;
   std::vector<bool> is_output_;
@@ -155,12 +246,34 @@ class OnnxRuntimePlanner {
   AsRunPlan plan_;
 };
 
+// ONNX Runtime's com.microsoft.Attention over x [B, S, H] with the packed [H, 3 H'] weight, as
+// the model prices the matrix products it runs: the projection [B*S, H] x [H, 3 H'], the scores
+// [B, S, H'] x [B, H', S] and the context [B, S, S] x [B, S, H'] (the heads split H' without
+// changing these products' work). nullopt for another shape.
+std::optional<double> attention_cost(const Graph& graph, const Node& node, const CostModel& model) {
+  if (node.inputs.size() < 2) return std::nullopt;
+  const Shape& x = graph.type_of(node.inputs[0]).shape;
+  const Shape& w = graph.type_of(node.inputs[1]).shape;
+  if (x.size() != 3 || w.size() != 2 || w[0] != x[2] || w[1] % 3 != 0) return std::nullopt;
+  const std::int64_t b = x[0], s = x[1], h = x[2], inner = w[1] / 3;
+  const DType dtype = graph.type_of(node.inputs[0]).dtype;
+  const Attrs no_activation{static_cast<std::int64_t>(Activation::kNone)};
+  auto product = [&](Shape a, Shape bb, Shape out) {
+    const std::vector<TensorType> inputs{{std::move(a), dtype}, {std::move(bb), dtype}};
+    const std::vector<TensorType> outputs{{std::move(out), dtype}};
+    return checked_cost(model, OpInstance{Op::kMatmul, inputs, no_activation, outputs});
+  };
+  return product({b * s, h}, {h, 3 * inner}, {b * s, 3 * inner}) +
+         product({b, s, inner}, {b, inner, s}, {b, s, s}) +
+         product({b, s, s}, {b, s, inner}, {b, s, inner});
+}
+
 }  // namespace
 
 AsRunPlan as_run_plan(const Graph& graph, RuntimeFusions runtime) {
   switch (runtime) {
     case RuntimeFusions::kNone:
-      return {std::vector<bool>(graph.size(), false), {}};
+      return {std::vector<bool>(graph.size(), false), std::vector<bool>(graph.size(), false), {}};
     case RuntimeFusions::kOnnxRuntime:
       return OnnxRuntimePlanner(graph).plan();
   }
@@ -171,11 +284,17 @@ AsRunPlan as_run_plan(const Graph& graph, RuntimeFusions runtime) {
 AsRunCosts as_run_costs(const Graph& graph, const CostModel& model) {
   AsRunCosts costs{node_costs(graph, model)};
   const AsRunPlan plan = as_run_plan(graph, model.runtime_fusions());
-  for (NodeCost& cost : costs.nodes)
+  for (NodeCost& cost : costs.nodes) {
     if (plan.fused[cost.node]) {
       cost.cost_ms = 0;
       ++costs.fused;
     }
+    if (plan.dropped[cost.node]) cost.cost_ms = 0;
+    const Node& node = graph.node(cost.node);
+    if (model.runtime_fusions() == RuntimeFusions::kOnnxRuntime && cost.cost_ms > 0 &&
+        node.opaque && node.opaque->type == "com.microsoft.Attention")
+      if (const auto priced = attention_cost(graph, node, model)) cost.cost_ms = *priced;
+  }
   const Attrs no_attrs;
   for (const TensorType& copied : plan.copies) {
     const std::vector<TensorType> types{copied};

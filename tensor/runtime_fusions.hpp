@@ -14,8 +14,15 @@
 //   - after a rank-2 matmul without a fused activation: an add of a weight along the last axis
 //     (a Gemm's bias), then one relu, sigmoid, tanh or clip;
 //   - Split copies its input; a split reading a convolution's output first copies it out of the
-//     blocked layout, and each of its outputs a conv2d reads is copied back into it.
-// Deterministic; the operators' own costs come from the cost model.
+//     blocked layout, and each of its outputs a conv2d reads is copied back into it;
+//   - a layer normalization as exporters decompose it (mean, centre, square, mean, + eps, sqrt,
+//     divide, [* gamma], [+ beta]) and GELU's erf form (x / sqrt 2, erf, + 1, * x, * 0.5) each run
+//     as one kernel: all but the last operator cost nothing;
+//   - its com.microsoft.Attention (what `--onnx-ops onnxruntime` writes; an opaque operator, which
+//     cost models price as data movement) costs its three matrix products: the packed projection,
+//     the scores and the context.
+// ONNX Runtime also removes what no graph output needs (a lowered graph keeps the operators it
+// replaced). Deterministic; the operators' own costs come from the cost model.
 #pragma once
 
 #include <memory>
@@ -29,6 +36,7 @@ namespace mctsat::tensor {
 
 struct AsRunPlan {
   std::vector<bool> fused;         // per node: runs inside the kernel of the operator it reads
+  std::vector<bool> dropped;       // per node: no graph output needs it (the runtime removes it)
   std::vector<TensorType> copies;  // the data copies the runtime adds, one entry per copy
 };
 
@@ -36,7 +44,7 @@ struct AsRunPlan {
 AsRunPlan as_run_plan(const Graph& graph, RuntimeFusions runtime);
 
 struct AsRunCosts {
-  std::vector<NodeCost> nodes;  // node_costs, with 0 for the fused operators
+  std::vector<NodeCost> nodes;  // node_costs, with 0 for the fused and dropped operators
   std::size_t fused = 0;        // operators fused
   double copies_ms = 0;         // the copies: one model.cost of a relu over each copied tensor
   double total_ms = 0;          // the nodes' sum plus copies_ms

@@ -1,6 +1,8 @@
 // Graphs priced as ONNX Runtime runs them: a convolution's bias, residual sum and activation are
 // fused, a Gemm's bias and activation too; an activation behind a concat is not; a split of a
-// convolution's output copies; the kNone runtime is the plain sum; the fusing model's name.
+// convolution's output copies; Attention costs its products; unused operators cost nothing; the
+// kNone runtime is the plain sum; the fusing model's name. (Layer norms and GELU as exporters
+// write them: tests/cli/torch_models_cli_test.cpp, on bert-layer.)
 #include "tensor/runtime_fusions.hpp"
 
 #include <memory>
@@ -10,6 +12,7 @@
 #include "tensor/device_profile.hpp"
 #include "tensor/graph_builder.hpp"
 #include "tensor/roofline_cost_model.hpp"
+#include "tensor/shape_inference.hpp"
 
 namespace mctsat::tensor {
 namespace runtime_fusions_test {
@@ -147,6 +150,39 @@ TEST_CASE("the fusing model prices operators as its base and names its runtime")
   CHECK(ort.runtime_fusions() == RuntimeFusions::kOnnxRuntime);
   const Graph graph = conv_layer(false);
   CHECK(graph_cost(graph, ort) == graph_cost(graph, *cpu()));
+}
+
+TEST_CASE("ONNX Runtime's Attention costs its matrix products; what no output needs costs nothing") {
+  // x [1, 64, 256] through an opaque com.microsoft.Attention with a packed [256, 768] weight, and a
+  // relu of x that no output reads.
+  GraphBuilder b;
+  const TensorRef x = b.input("x", {1, 64, 256});
+  const TensorRef weight = b.weight("qkv", {256, 768});
+  const std::vector<TensorType> out = {TensorType{{1, 64, 256}}};
+  const TensorRef attention =
+      b.add1(Op::kOpaque, {x, weight}, {std::int64_t{1}, encode_output_types(out)}, "attention");
+  const TensorRef unused = b.relu(x);
+  b.output("y", attention);
+  Graph graph = b.graph();
+  graph.nodes()[attention.node].opaque =
+      std::make_shared<const OpaqueInfo>(OpaqueInfo{"com.microsoft.Attention", ""});
+  graph.infer_and_validate();
+  const FusingCostModel ort(cpu(), RuntimeFusions::kOnnxRuntime);
+  const AsRunCosts costs = as_run_costs(graph, ort);
+  const Attrs none{std::int64_t{0}};
+  auto product = [&](Shape a, Shape w, Shape o) {
+    const std::vector<TensorType> in = {{std::move(a)}, {std::move(w)}}, result = {{std::move(o)}};
+    return cpu()->cost(OpInstance{Op::kMatmul, in, none, result});
+  };
+  const double products = product({64, 256}, {256, 768}, {64, 768}) +
+                          product({1, 64, 256}, {1, 256, 64}, {1, 64, 64}) +
+                          product({1, 64, 64}, {1, 64, 256}, {1, 64, 256});
+  CHECK(costs.nodes[attention.node].cost_ms == doctest::Approx(products));
+  // Operator by operator an opaque operator is priced as data movement, far below its products.
+  CHECK(node_costs(graph, *cpu())[attention.node].cost_ms < products / 2);
+  CHECK(as_run_plan(graph, RuntimeFusions::kOnnxRuntime).dropped[unused.node]);
+  CHECK(costs.nodes[unused.node].cost_ms == 0);
+  CHECK(costs.total_ms == doctest::Approx(products));
 }
 
 }  // namespace runtime_fusions_test
