@@ -226,6 +226,90 @@ class Matcher {
     return std::nullopt;
   }
 
+  // torchvision's Swin Transformer window attention without a shift (the shift mask is not
+  // matched): windows x [B, S, C]; one packed projection ewadd(matmul(x, W [C, 3C]), b [3C])
+  // reshaped to [B, S, 3, N, h] and transposed to [3, B, N, S, h]; query, key and value gathered
+  // at 0, 1 and 2 of its first axis; the query times 1/sqrt(h), the key transposed to
+  // [B, N, h, S]; the scores plus a weight broadcasting to [B, N, S, S] (the relative position
+  // bias), softmax over the last axis (a dropout may follow), times the values, transposed back and
+  // reshaped to [B, S, C].
+  std::optional<AttentionBlock> match_windows(NodeId softmax) const {
+    const Node& sm = graph_.node(softmax);
+    if (sm.op != Op::kSoftmax || sm.outputs[0].shape.size() != 4 ||
+        tensor::attr_int(sm.attrs[0]) != 3 || !single_use(softmax))
+      return std::nullopt;
+    const Node& add = graph_.node(sm.inputs[0].node);
+    if (add.op != Op::kEwAdd || !single_use(sm.inputs[0].node)) return std::nullopt;
+    const TensorRef scores = add.inputs[0], bias = add.inputs[1];
+    if (!valued_weight(bias, 4) && !valued_weight(bias, 3)) return std::nullopt;
+    const Node& qk = graph_.node(scores.node);
+    if (qk.op != Op::kMatmul || tensor::attr_int(qk.attrs[0]) != 0 || !single_use(scores.node))
+      return std::nullopt;
+    const auto tail = context_tail(softmax, {0, 2, 1, 3});
+    if (!tail) return std::nullopt;
+    const Node& pv = graph_.node(tail->product);
+    // The query times the scale, the key transposed, the values as they are.
+    const Node& mul = graph_.node(qk.inputs[0].node);
+    if (mul.op != Op::kEwMul || !single_use(qk.inputs[0].node)) return std::nullopt;
+    const auto scale = scalar_value(mul.inputs[1]);
+    if (!is_transpose(qk.inputs[1].node, {0, 1, 3, 2}) || !single_use(qk.inputs[1].node))
+      return std::nullopt;
+    const TensorRef parts[] = {mul.inputs[0], graph_.node(qk.inputs[1].node).inputs[0],
+                               pv.inputs[1]};
+    std::optional<NodeId> packed;
+    for (std::int64_t part = 0; part < 3; ++part) {
+      const auto gathered = gather_of(parts[part], part);
+      if (!gathered || (packed && *packed != *gathered)) return std::nullopt;
+      packed = gathered;
+    }
+    if (!is_transpose(*packed, {2, 0, 3, 1, 4}) || consumers_[*packed] != 3) return std::nullopt;
+    const NodeId split = graph_.node(*packed).inputs[0].node;
+    const Node& reshape = graph_.node(split);
+    if (reshape.op != Op::kReshape || !single_use(split)) return std::nullopt;
+    const tensor::Shape& dims5 = reshape.outputs[0].shape;  // [B, S, 3, N, h]
+    if (dims5.size() != 5 || dims5[2] != 3) return std::nullopt;
+    const std::vector<std::int64_t> dims = {dims5[0], dims5[1], dims5[3], dims5[4]};
+    const auto projection = linear(reshape.inputs[0]);
+    if (!projection) return std::nullopt;
+    const std::int64_t width = dims[2] * dims[3];
+    if (graph_.type_of(projection->x).shape != tensor::Shape{dims[0], dims[1], width} ||
+        graph_.node(projection->weight).value->shape != tensor::Shape{width, 3 * width})
+      return std::nullopt;
+    if (!scale || *scale <= 0 || !near_sqrt(1.0 / *scale, dims[3])) return std::nullopt;
+    if (graph_.node(tail->reshape).outputs[0].shape != tensor::Shape{dims[0], dims[1], width})
+      return std::nullopt;
+    const tensor::TensorType& bias_type = graph_.type_of(bias);
+    const tensor::Shape full = {dims[2], dims[1], dims[1]};
+    const tensor::Shape& b = bias_type.shape;
+    if (!std::equal(full.rbegin(), full.rend(), b.rbegin()) || (b.size() == 4 && b[0] != 1))
+      return std::nullopt;
+    AttentionBlock block;
+    block.x = projection->x;
+    block.weights = {projection->weight};
+    block.biases = {projection->bias};
+    block.mask = bias;
+    block.heads = dims[2];
+    block.output = tail->reshape;
+    return block;
+  }
+
+  // The tensor an opaque Gather of index `index` along axis 0 reads, when it is its only reader.
+  std::optional<NodeId> gather_of(TensorRef ref, std::int64_t index) const {
+    if (!opaque_of(ref, "Gather") || !single_use(ref.node)) return std::nullopt;
+    const Node& gather = graph_.node(ref.node);
+    if (gather.inputs.size() != 2 || scalar_value(gather.inputs[1]) != static_cast<double>(index) ||
+        gather.inputs[0].output != 0)
+      return std::nullopt;
+    const auto payload = OpaquePayload::parse(gather.opaque->payload);
+    if (!payload) return std::nullopt;
+    for (const auto& attribute : payload->node().attribute())
+      if (attribute.name() == "axis" && attribute.i() != 0) return std::nullopt;
+    const tensor::Shape& in = graph_.type_of(gather.inputs[0]).shape;
+    if (in.empty() || gather.outputs[0].shape != tensor::Shape(in.begin() + 1, in.end()))
+      return std::nullopt;
+    return gather.inputs[0].node;
+  }
+
   // The decomposed layer normalization whose mean is `mean`, of a residual sum.
   std::optional<SkipNormBlock> match_skip_norm(NodeId mean) const {
     if (!opaque_of({mean, 0}, "ReduceMean") || !single_use(mean)) return std::nullopt;
@@ -303,14 +387,20 @@ class Matcher {
     NodeId product = 0, reshape = 0;
   };
 
-  // The probabilities times the values (a plain product reading `softmax` first), transposed by
-  // `perm` and reshaped: the product and the reshape, each step the only reader of the one before.
+  // The probabilities times the values (a plain product reading `softmax`, or a dropout of it,
+  // first), transposed by `perm` and reshaped: the product and the reshape, each step the only
+  // reader of the one before.
   std::optional<Tail> context_tail(NodeId softmax, const std::vector<std::int64_t>& perm) const {
-    const NodeId product = sole_consumer(softmax);
+    NodeId probabilities = softmax;
+    NodeId product = sole_consumer(softmax);
+    if (product != kNone && graph_.node(product).op == Op::kDropout) {  // identity at inference
+      probabilities = product;
+      product = sole_consumer(product);
+    }
     if (product == kNone) return std::nullopt;
     const Node& pv = graph_.node(product);
     if (pv.op != Op::kMatmul || tensor::attr_int(pv.attrs[0]) != 0 ||
-        pv.inputs[0].node != softmax || !single_use(product))
+        pv.inputs[0].node != probabilities || !single_use(product))
       return std::nullopt;
     const NodeId back = sole_consumer(product);
     if (back == kNone || !is_transpose(back, perm) || !single_use(back)) return std::nullopt;
@@ -699,6 +789,8 @@ OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
       blocks.push_back(std::move(*block));
     else if (auto torch = matcher.match_torch(id))
       blocks.push_back(std::move(*torch));
+    else if (auto windows = matcher.match_windows(id))
+      blocks.push_back(std::move(*windows));
     else if (auto norm = matcher.match_skip_norm(id))
       norms.push_back(std::move(*norm));
   }

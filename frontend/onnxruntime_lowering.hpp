@@ -3,7 +3,7 @@
 // as opaque operators the ONNX exporter writes back as they are.
 //
 // Self-attention becomes one com.microsoft.Attention (x [B, S, H], the packed [H, 3*N*h] query,
-// key and value weight and [3*N*h] bias, num_heads N), in two exporters' forms:
+// key and value weight and [3*N*h] bias, num_heads N), in three exporters' forms:
 // - Hugging Face-style: three projections of x (`ewadd(matmul(x, W), b)`, W and b weights with
 //   values), each reshaped to [B, S, N, h] and transposed (key to [B, N, h, S]), the scores divided
 //   by sqrt(h), plus an optional mask, softmax over the last axis, times the values, transposed
@@ -15,6 +15,11 @@
 // - torch.nn.MultiheadAttention: x transposed to [S, B, E], one packed projection sliced into
 //   query, key and value, reshaped to [S, B*N, h], the query divided by sqrt(h), ..., reshaped
 //   back to [S*B, E] (the attention's [B, S, E] transposed to [S, B, E] and reshaped to it).
+// - torchvision's Swin Transformer window attention without a shift: windows x [B, S, C], one
+//   packed projection reshaped to [B, S, 3, N, h] and transposed to [3, B, N, S, h], query, key
+//   and value gathered from it, the query times 1/sqrt(h), the scores plus the relative position
+//   bias (a weight, the attention_bias), softmax (a dropout may follow), times the values,
+//   transposed back and reshaped to [B, S, C]. (A shifted window's mask is not matched.)
 // A residual sum and the layer normalization of it as exporters decompose it (mean over the last
 // axis, centred, its square's mean plus epsilon, square root, divided, times gamma [H], plus beta
 // [H]) becomes one com.microsoft.SkipLayerNormalization, whose fourth output is the sum when

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -122,12 +123,16 @@ TEST_CASE("--onnx-ops onnxruntime writes ONNX Runtime's Attention and SkipLayerN
   // with layer norms, post-LN (bert-layer: two per layer; bert-hf-tiny: and its embeddings') and
   // pre-LN (gpt2-block: the sum also feeds the next residual; its first norm reads the input, no
   // sum).
-  const std::pair<const char*, int> expected[] = {{"bert-layer", 2},
-                                                  {"bert-hf-tiny", 3},
-                                                  {"gpt2-block", 1},
-                                                  {"encoder-tiny", 2},
-                                                  {"encoder-tiny-b4", 2}};
-  for (const auto& [id, skip_layer_norms] : expected) {
+  // And torchvision's Swin Transformer: its 10 window attentions without a shift (the 2 shifted
+  // ones are not matched), each over a batch of windows with the relative position bias as the
+  // attention_bias; its layer norms have no residual sum before them.
+  const std::tuple<const char*, int, int> expected[] = {{"bert-layer", 1, 2},
+                                                        {"bert-hf-tiny", 1, 3},
+                                                        {"gpt2-block", 1, 1},
+                                                        {"encoder-tiny", 1, 2},
+                                                        {"encoder-tiny-b4", 1, 2},
+                                                        {"swin-t", 10, 0}};
+  for (const auto& [id, attention, skip_layer_norms] : expected) {
     CAPTURE(id);
     const auto models = manifest();
     const auto model =
@@ -139,7 +144,7 @@ TEST_CASE("--onnx-ops onnxruntime writes ONNX Runtime's Attention and SkipLayerN
         shell_quoted(lowered) + " --onnx-ops onnxruntime --json" + model->shape_options());
     REQUIRE_MESSAGE(optimized.status == 0, optimized.output);
     const auto report = nlohmann::json::parse(optimized.output);
-    CHECK(report["lowering"]["attention"] == 1);
+    CHECK(report["lowering"]["attention"] == attention);
     CHECK(report["lowering"]["skip_layer_norm"] == skip_layer_norms);
     std::ifstream file(lowered, std::ios::binary);
     const std::string bytes(std::istreambuf_iterator<char>(file), {});
