@@ -15,6 +15,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "frontend/onnx_opaque_payload.hpp"
+#include "tensor/runtime_fusions.hpp"
 #include "frontend/onnx_tensor.hpp"
 #include "tensor/shape_inference.hpp"
 
@@ -608,7 +609,7 @@ class Rewriter {
       filter->set_type(onnx::AttributeProto::FLOAT);
       filter->set_f(static_cast<float>(block.filter));
     }
-    TensorRef attention = opaque(base, "com.microsoft.Attention", node, {}, "com.microsoft",
+    TensorRef attention = opaque(base, std::string(tensor::kOnnxRuntimeAttention), node, {}, "com.microsoft",
                                  std::move(inputs), attended);
     if (block.sequence_major && x[0] > 1) {  // [B, S, E] to torch's [S, B, E]
       Node transpose;

@@ -292,7 +292,7 @@ AsRunCosts as_run_costs(const Graph& graph, const CostModel& model) {
     if (plan.dropped[cost.node]) cost.cost_ms = 0;
     const Node& node = graph.node(cost.node);
     if (model.runtime_fusions() == RuntimeFusions::kOnnxRuntime && cost.cost_ms > 0 &&
-        node.opaque && node.opaque->type == "com.microsoft.Attention")
+        node.opaque && node.opaque->type == kOnnxRuntimeAttention)
       if (const auto priced = attention_cost(graph, node, model)) cost.cost_ms = *priced;
   }
   const Attrs no_attrs;

@@ -27,12 +27,17 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tensor/cost_model.hpp"
 #include "tensor/graph.hpp"
 
 namespace mctsat::tensor {
+
+// The opaque operator type of ONNX Runtime's Attention, as the ONNX Runtime lowering
+// (frontend/onnxruntime_lowering.hpp) writes it.
+inline constexpr std::string_view kOnnxRuntimeAttention = "com.microsoft.Attention";
 
 struct AsRunPlan {
   std::vector<bool> fused;         // per node: runs inside the kernel of the operator it reads

@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -168,28 +169,31 @@ TEST_CASE("a mask from token flags becomes mask_index only with a finite fill") 
   // there, and every output with it; mask_index with mask_filter_value -inf computed finite
   // outputs (the hostile campaign's ONNX Runtime comparison, 2026-12-06). Such a mask stays an
   // additive one, computed as written.
-  for (const float fill : {-10000.0f, -3.4e38f}) {
-    CAPTURE(fill);
+  // The lowered Attention's fourth input's element type, and whether a mask_filter_value is
+  // written.
+  auto lower_with_fill = [](float fill) {
     const frontend::OnnxRuntimeLowering lowered = frontend::lower_for_onnxruntime(
         frontend::graph_from_onnx(flags_attention_onnx(fill), "flags.onnx"));
     CHECK(lowered.attention == 1);
     const tensor::Node* attention = find_opaque(lowered.graph, "com.microsoft.Attention");
     REQUIRE(attention != nullptr);
-    REQUIRE(attention->inputs.size() == 4);  // x, weight, bias, mask_index (the flags as int32)
-    CHECK(lowered.graph.type_of(attention->inputs[3]).dtype == tensor::DType::kInt32);
-    CHECK(frontend::graph_to_onnx(lowered.graph).find("mask_filter_value") != std::string::npos);
+    REQUIRE(attention->inputs.size() == 4);  // x, weight, bias, then the mask
+    return std::pair{lowered.graph.type_of(attention->inputs[3]).dtype,
+                     frontend::graph_to_onnx(lowered.graph).find("mask_filter_value") !=
+                         std::string::npos};
+  };
+  for (const float fill : {-10000.0f, -3.4e38f}) {  // mask_index: the flags as int32
+    CAPTURE(fill);
+    const auto [dtype, filter_written] = lower_with_fill(fill);
+    CHECK(dtype == tensor::DType::kInt32);
+    CHECK(filter_written);
   }
   for (const float fill : {-std::numeric_limits<float>::infinity(),
                            std::numeric_limits<float>::infinity(),
-                           std::numeric_limits<float>::quiet_NaN()}) {
+                           std::numeric_limits<float>::quiet_NaN()}) {  // attention_bias
     CAPTURE(fill);
-    const frontend::OnnxRuntimeLowering lowered = frontend::lower_for_onnxruntime(
-        frontend::graph_from_onnx(flags_attention_onnx(fill), "flags.onnx"));
-    CHECK(lowered.attention == 1);
-    const tensor::Node* attention = find_opaque(lowered.graph, "com.microsoft.Attention");
-    REQUIRE(attention != nullptr);
-    REQUIRE(attention->inputs.size() == 4);  // x, weight, bias, attention_bias (the float mask)
-    CHECK(lowered.graph.type_of(attention->inputs[3]).dtype == tensor::DType::kFloat32);
-    CHECK(frontend::graph_to_onnx(lowered.graph).find("mask_filter_value") == std::string::npos);
+    const auto [dtype, filter_written] = lower_with_fill(fill);
+    CHECK(dtype == tensor::DType::kFloat32);
+    CHECK_FALSE(filter_written);
   }
 }
