@@ -7,8 +7,9 @@
 // that span a cut are not found.
 //
 // Budgets are shared among the distinct regions in proportion to their operators: the wall-clock
-// `--seconds`, the work budget (`--work`) and the ILP extractor's time limit (`--ilp-seconds`). Regions are searched one after another, in order, so
-// the result is as deterministic as each region's search.
+// `--seconds`, the work budget (`--work`) and the ILP extractor's time limit (`--ilp-seconds`).
+// Regions are searched one after another, in order, so the result is as deterministic as each
+// region's search.
 #pragma once
 
 #include <optional>
@@ -17,11 +18,12 @@
 
 namespace mctsat::search {
 
-// The optimization by regions, each region's by `strategy`, or nullopt when the graph is not cut
-// (region_ops is 0, or the graph has at most twice region_ops operators).
 // One region's budgets: `share` (0 < share <= 1) of the wall-clock seconds, the ILP's time limit
 // and a work budget (at least 1 unit; an unlimited one stays unlimited).
 void share_budgets(OptimizeOptions& options, double share);
+
+// The optimization by regions, each region's by `strategy`, or nullopt when the graph is not cut
+// (region_ops is 0, or the graph has at most twice region_ops operators).
 
 std::optional<OptimizeResult> optimize_by_regions(const tensor::Graph& graph,
                                                   const dsl::RuleSet& rules,
