@@ -10,7 +10,20 @@
 #include "tensor/tensor_language.hpp"
 
 namespace mctsat::search {
-namespace {}  // namespace
+std::uint64_t own_fingerprint(const tensor::TensorTables& tables, egraph::OpCode op_code,
+                              std::int64_t payload) {
+  const std::uint64_t h = hash_combine(0, op_code);
+  const auto op = tensor::tensor_op(op_code);
+  if (op == tensor::Op::kInput || op == tensor::Op::kWeight)
+    return hash_combine(h, fnv1a(tables.leaves.at(payload).name));
+  if (op == tensor::Op::kOpaque) return hash_combine(h, fnv1a(tables.opaque.at(payload).name));
+  return hash_combine(h, static_cast<std::uint64_t>(payload));
+}
+
+bool counts_as_operator(egraph::OpCode op_code) {
+  const auto op = tensor::tensor_op(op_code);
+  return op && op != tensor::Op::kInput && op != tensor::Op::kWeight;
+}
 
 GraphFingerprint graph_fingerprint(const tensor::TensorEGraph& state,
                                    const tensor::Selection& selection) {
@@ -40,19 +53,11 @@ GraphFingerprint graph_fingerprint(const tensor::TensorEGraph& state,
       continue;
     }
     stack.pop_back();
-    std::uint64_t h = hash_combine(0, node.op);
-    const auto op = tensor::tensor_op(node.op);
-    if (op == tensor::Op::kInput || op == tensor::Op::kWeight) {
-      h = hash_combine(h, fnv1a(tables.leaves.at(node.payload).name));
-    } else if (op == tensor::Op::kOpaque) {
-      h = hash_combine(h, fnv1a(tables.opaque.at(node.payload).name));
-    } else {
-      h = hash_combine(h, static_cast<std::uint64_t>(node.payload));
-    }
+    std::uint64_t h = own_fingerprint(tables, node.op, node.payload);
     for (const egraph::Id child : node.children) h = hash_combine(h, hash[egraph.find(child)]);
     hash[c] = h;
     done[c] = true;
-    if (op && op != tensor::Op::kInput && op != tensor::Op::kWeight) ++result.operators;
+    if (counts_as_operator(node.op)) ++result.operators;
   }
   result.hash = state.roots.size();
   for (const egraph::Id root : state.roots)

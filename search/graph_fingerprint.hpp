@@ -23,4 +23,11 @@ struct GraphFingerprint {
 GraphFingerprint graph_fingerprint(const tensor::TensorEGraph& state,
                                    const tensor::Selection& selection);
 
+// An e-node's own part of its fingerprint (operator, and payload or name), before its children's
+// fingerprints are combined into it in order: hash = hash_combine(..(own, child_0).., child_k).
+std::uint64_t own_fingerprint(const tensor::TensorTables& tables, egraph::OpCode op,
+                              std::int64_t payload);
+// Whether an e-node counts as one of GraphFingerprint::operators.
+bool counts_as_operator(egraph::OpCode op);
+
 }  // namespace mctsat::search

@@ -2,12 +2,17 @@
 #include "search/match_candidate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
 
 #include "extract/tensor_problem.hpp"
+#include "support/stable_hash.hpp"
+#include "tensor/enode_cost.hpp"
+#include "tensor/tensor_language.hpp"
 
 namespace mctsat::search {
 
@@ -83,12 +88,74 @@ class CandidatePlan {
   // False when it is not a plain replacement: matched roots that share a class, right-hand sides
   // with one root, or a right-hand side's root used by another one's e-node.
   bool replacement_has_cycle() const {
+    return plain_replacement() && reachable_cycle().value_or(false);
+  }
+
+  // Whether the planned candidate is a plain replacement: distinct matched roots and right-hand
+  // sides' roots, none of those used by another planned e-node.
+  bool plain_replacement() const {
     for (std::size_t i = 0; i < roots_.size(); ++i)
       for (std::size_t k = 0; k < i; ++k)
         if (roots_[i] == roots_[k] || rhs_roots_[i] == rhs_roots_[k]) return false;
     for (const Id child : planned_children_)
       if (std::find(rhs_roots_.begin(), rhs_roots_.end(), child) != rhs_roots_.end()) return false;
-    return reachable_cycle().value_or(false);
+    return true;
+  }
+
+  // The priced outcome of a plain replacement (replacement_has_cycle's conditions), or nullopt
+  // when the merges would change a matched root's data or a class is not single.
+  std::optional<PricedPreview> price(const ParentPrices& prices, const tensor::CostModel& model) {
+    using tensor::TensorData;
+    const std::size_t old_ids = egraph_.num_ids();
+    const auto& analysis = egraph_.analysis();
+    planned_data_.resize(planned_.size());
+    planned_cost_.resize(planned_.size());
+    boost::container::small_vector<const TensorData*, 8> kids;
+    auto data_of = [&](Id id) -> const TensorData& {
+      return id >= old_ids ? planned_data_[id - old_ids] : egraph_.data(id);
+    };
+    for (std::size_t p = 0; p < planned_.size(); ++p) {
+      const PlannedNode& n = planned_[p];
+      kids.clear();
+      for (const Id c : children_of(n)) kids.push_back(&data_of(c));
+      const egraph::ENodeRef ref{n.op, n.payload, children_of(n)};
+      const std::span<const TensorData* const> span(kids.data(), kids.size());
+      if (!analysis.make(ref, span, planned_data_[p])) return std::nullopt;
+    }
+    for (std::size_t i = 0; i < roots_.size(); ++i) {
+      TensorData into = egraph_.data(roots_[i]);
+      if (analysis.merge(into, planned_data_[rhs_roots_[i] - old_ids]).into_changed)
+        return std::nullopt;
+    }
+    for (std::size_t p = 0; p < planned_.size(); ++p) {
+      const PlannedNode& n = planned_[p];
+      if (tensor::is_literal(n.op)) {
+        planned_cost_[p] = 0.0;
+        continue;
+      }
+      kids.clear();
+      for (const Id c : children_of(n)) kids.push_back(&data_of(c));
+      const Id self = static_cast<Id>(old_ids + p);
+      const auto root = std::find(rhs_roots_.begin(), rhs_roots_.end(), self);
+      // A right-hand side's root is priced with its matched root's (unchanged) data.
+      const TensorData& data = root != rhs_roots_.end()
+                                   ? egraph_.data(roots_[root - rhs_roots_.begin()])
+                                   : planned_data_[p];
+      planned_cost_[p] = tensor::enode_cost(
+          analysis, egraph::ENodeRef{n.op, n.payload, children_of(n)},
+          std::span<const TensorData* const>(kids.data(), kids.size()), data, model);
+    }
+    planned_order_.clear();
+    planned_order_begin_.assign(1, 0);
+    for (const PlannedNode& n : planned_) {
+      const std::size_t first = planned_order_.size();
+      for (const Id c : children_of(n)) planned_order_.push_back(canonical(c));
+      std::sort(planned_order_.begin() + first, planned_order_.end());
+      planned_order_.erase(std::unique(planned_order_.begin() + first, planned_order_.end()),
+                           planned_order_.end());
+      planned_order_begin_.push_back(static_cast<std::uint32_t>(planned_order_.size()));
+    }
+    return walk(prices);
   }
 
  private:
@@ -151,6 +218,92 @@ class CandidatePlan {
     return egraph_.node(nodes[0]).children;
   }
 
+  // The candidate's graph walked as check_choice walks it (children each once, ascending by id;
+  // costs summed after the children), hashing it as graph_fingerprint does; kCyclic on a back
+  // edge, nullopt when a class is not single.
+  std::optional<PricedPreview> walk(const ParentPrices& prices) const {
+    enum : std::uint8_t { kUnvisited, kActive, kDone };
+    const std::size_t old_ids = egraph_.num_ids();
+    const auto& tables = egraph_.analysis().tables();
+    std::vector<std::uint8_t> state(old_ids + planned_.size(), kUnvisited);
+    std::vector<std::uint64_t> hash(old_ids + planned_.size(), 0);
+    struct Frame {
+      Id id;
+      std::uint64_t own;
+      bool counts;  // an operator (counts_as_operator)
+      std::span<const Id> children;
+      double cost;
+      std::span<const Id> order;  // unique children, ascending
+      std::size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    PricedPreview out;
+    double total = 0;
+    auto planned_frame = [&](Id id, std::size_t p) {
+      return Frame{id,
+                   own_fingerprint(tables, planned_[p].op, planned_[p].payload),
+                   counts_as_operator(planned_[p].op),
+                   children_of(planned_[p]),
+                   planned_cost_[p],
+                   {planned_order_.data() + planned_order_begin_[p],
+                    planned_order_.data() + planned_order_begin_[p + 1]}};
+    };
+    // The class or planned node an id stands for in the candidate (a matched root's class: its
+    // right-hand side's root).
+    auto enter = [&](Id id) -> bool {
+      if (id >= old_ids) {
+        stack.push_back(planned_frame(id, id - old_ids));
+      } else if (const auto root = std::find(roots_.begin(), roots_.end(), id);
+                 root != roots_.end()) {
+        stack.push_back(planned_frame(id, rhs_roots_[root - roots_.begin()] - old_ids));
+      } else {
+        if (std::isnan(prices.cost[id])) return false;
+        const egraph::ENodeRef node = egraph_.node(egraph_.nodes_of(id)[0]);
+        stack.push_back(Frame{id,
+                              prices.own[id],
+                              counts_as_operator(node.op),
+                              node.children,
+                              prices.cost[id],
+                              {prices.order.data() + prices.order_begin[id],
+                               prices.order.data() + prices.order_begin[id + 1]}});
+      }
+      state[id] = kActive;
+      return true;
+    };
+    for (const Id output : outputs_) {
+      const Id start = egraph_.find(output);
+      if (state[start] != kUnvisited) continue;
+      if (!enter(start)) return std::nullopt;
+      while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next == top.order.size()) {
+          total += top.cost;
+          std::uint64_t h = top.own;
+          for (const Id child : top.children) h = hash_combine(h, hash[canonical(child)]);
+          hash[top.id] = h;
+          if (top.counts) ++out.fingerprint.operators;
+          state[top.id] = kDone;
+          stack.pop_back();
+          continue;
+        }
+        const Id c = top.order[top.next++];
+        if (state[c] == kActive) {
+          out.outcome = MatchOutcome::kCyclic;
+          return out;
+        }
+        if (state[c] == kUnvisited && !enter(c)) return std::nullopt;
+      }
+    }
+    out.outcome = MatchOutcome::kGraph;
+    out.cost = total;
+    out.fingerprint.hash = outputs_.size();
+    for (const Id output : outputs_)
+      out.fingerprint.hash = hash_combine(out.fingerprint.hash, hash[egraph_.find(output)]);
+    return out;
+  }
+
+  Id canonical(Id child) const { return child < egraph_.num_ids() ? egraph_.find(child) : child; }
+
   // Depth-first search from the outputs for a back edge; nullopt when a class is not single.
   std::optional<bool> reachable_cycle() const {
     enum : std::uint8_t { kUnvisited, kActive, kDone };
@@ -194,6 +347,10 @@ class CandidatePlan {
   boost::container::small_vector<Id, 2> rhs_roots_;  // the planned node merged into each
   std::vector<PlannedNode> planned_;
   std::vector<Id> planned_children_;
+  std::vector<tensor::TensorData> planned_data_;  // price(): made by the analysis
+  std::vector<double> planned_cost_;              // price(): their costs
+  std::vector<Id> planned_order_;                 // price(): their unique children, ascending
+  std::vector<std::uint32_t> planned_order_begin_;
 };
 
 }  // namespace
@@ -208,6 +365,68 @@ std::optional<MatchOutcome> preview_match(const TensorEGraph& parent, const Tens
     if (!plan.add(rule.rhs()[i], subst, terms)) return std::nullopt;
   if (plan.replacement_has_cycle()) return MatchOutcome::kCyclic;
   return std::nullopt;
+}
+
+namespace {
+PricedPreview told(MatchOutcome outcome) {
+  PricedPreview preview;
+  preview.outcome = outcome;
+  return preview;
+}
+}  // namespace
+
+ParentPrices price_parent(const TensorEGraph& parent, const tensor::CostModel& model) {
+  const auto& egraph = parent.egraph;
+  ParentPrices prices;
+  const std::size_t ids = egraph.num_ids();
+  prices.cost.assign(ids, 0.0);
+  prices.own.assign(ids, 0);
+  prices.order_begin.assign(ids + 1, 0);
+  std::vector<std::vector<Id>> order(ids);
+  for (const Id c : egraph.classes()) {
+    const auto nodes = egraph.nodes_of(c);
+    if (nodes.size() != 1) {
+      prices.cost[c] = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    const egraph::ENodeRef node = egraph.node(nodes[0]);
+    prices.own[c] = own_fingerprint(parent.tables(), node.op, node.payload);
+    for (const Id child : node.children) order[c].push_back(egraph.find(child));
+    std::sort(order[c].begin(), order[c].end());
+    order[c].erase(std::unique(order[c].begin(), order[c].end()), order[c].end());
+    if (!tensor::is_literal(node.op)) prices.cost[c] = tensor::enode_cost(egraph, nodes[0], model);
+  }
+  for (std::size_t c = 0; c < ids; ++c) {
+    prices.order.insert(prices.order.end(), order[c].begin(), order[c].end());
+    prices.order_begin[c + 1] = static_cast<std::uint32_t>(prices.order.size());
+  }
+  return prices;
+}
+
+std::optional<PricedPreview> preview_match(const TensorEGraph& parent, const TensorRewrite& rule,
+                                           const egraph::Matches& matches, std::size_t m,
+                                           const ParentPrices& prices,
+                                           const tensor::CostModel& model) {
+  const auto roots = matches.roots_of(m), subst = matches.subst(m);
+  std::vector<egraph::Pattern> terms;
+  if (!rule.passes(parent.egraph, roots, subst, terms)) return told(MatchOutcome::kUnchanged);
+  CandidatePlan plan(parent, roots);
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    if (!plan.add(rule.rhs()[i], subst, terms)) return std::nullopt;
+  if (!plan.plain_replacement()) return std::nullopt;
+  // apply_match adds a binder's term before the right-hand sides, so its new e-nodes' ids come
+  // first, not where the plan meets them: a term of literals (a split's sizes) changes no
+  // operator's place in the walk's order, literal classes costing nothing and being leaves.
+  const bool binds_operators = std::any_of(terms.begin(), terms.end(), [](const auto& term) {
+    return std::any_of(term.nodes().begin(), term.nodes().end(), [](const auto& n) {
+      return n.is_var || !tensor::is_literal(n.op);
+    });
+  });
+  if (binds_operators) {
+    if (plan.replacement_has_cycle()) return told(MatchOutcome::kCyclic);
+    return std::nullopt;
+  }
+  return plan.price(prices, model);
 }
 
 }  // namespace mctsat::search

@@ -16,12 +16,23 @@
 // candidate is the graph with each matched root's node replaced by its right-hand side), and that
 // graph has a cycle reachable from an output. Most candidates of the multi-pattern merge rules on
 // a large graph are such cyclic ones (one relu's input a descendant of the other's output).
+//
+// Priced, the preview also tells kGraph without the copy: for a plain replacement without binders
+// whose merges leave the matched roots' analysis data as it was, the candidate is the parent's
+// graph with each matched root's node replaced by its right-hand side, so one walk of that graph
+// from the outputs gives apply_match's cost bit for bit (the same node costs summed in
+// check_choice's order: children each once, ascending by class id, a new e-node's id being the
+// id count plus its order of addition) and graph_fingerprint's fingerprint and operator count.
+// The parent's node costs are computed once per parent (ParentPrices): a candidate costs one walk
+// of its graph and the prices of the e-nodes its right-hand sides add, not a copy of the e-graph,
+// a rebuild, an extraction problem and the cost of every node.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 
 #include "egraph/rewrite.hpp"
+#include "search/graph_fingerprint.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/egraph_conversion.hpp"
 
@@ -45,7 +56,33 @@ MatchCandidate apply_match(const tensor::TensorEGraph& parent, const TensorRewri
 
 // apply_match's outcome when it is cheap to tell (never kGraph), else nullopt.
 std::optional<MatchOutcome> preview_match(const tensor::TensorEGraph& parent,
-                                          const TensorRewrite& rule,
-                                          const egraph::Matches& matches, std::size_t m);
+                                          const TensorRewrite& rule, const egraph::Matches& matches,
+                                          std::size_t m);
+
+// What the priced previews of one parent share, by class id: the cost of its one e-node (0 for
+// literals, as in problem_from_tensor), its own fingerprint (own_fingerprint) and its children
+// each once, ascending (`order[order_begin[c] .. order_begin[c + 1]]`); a class of more than one
+// e-node is marked by cost NaN. O(classes) cost-model calls.
+struct ParentPrices {
+  std::vector<double> cost;
+  std::vector<std::uint64_t> own;
+  std::vector<std::uint32_t> order_begin;
+  std::vector<egraph::Id> order;
+};
+ParentPrices price_parent(const tensor::TensorEGraph& parent, const tensor::CostModel& model);
+
+struct PricedPreview {
+  MatchOutcome outcome = MatchOutcome::kUnchanged;
+  double cost = 0;               // kGraph: apply_match's cost (bit for bit)
+  GraphFingerprint fingerprint;  // kGraph: graph_fingerprint of apply_match's candidate
+};
+
+// preview_match, which also tells kGraph where it can price the candidate without the copy (see
+// above), else nullopt. `prices` must be price_parent(parent, model).
+std::optional<PricedPreview> preview_match(const tensor::TensorEGraph& parent,
+                                           const TensorRewrite& rule,
+                                           const egraph::Matches& matches, std::size_t m,
+                                           const ParentPrices& prices,
+                                           const tensor::CostModel& model);
 
 }  // namespace mctsat::search

@@ -40,6 +40,7 @@ struct Candidate {
   double cost = 0;
   bool accepted = false;  // under the cost threshold and the operator limit
   bool built = false;     // applied to a copy (not told by the preview)
+  bool priced = false;    // a graph priced by the preview, without the copy
   std::uint64_t fingerprint = 0;
   double cpu_seconds = 0;  // building and costing it
 };
@@ -202,6 +203,7 @@ class TasoSearch {
     for (std::size_t r = 0; r < rules_.size(); ++r)
       for (std::size_t m = 0; m < matches[r].size(); ++m) candidates.push_back({r, m});
     const double threshold = options_.alpha * result.cost;
+    const ParentPrices prices = price_parent(state, model_);
     std::atomic<bool> out_of_time = false;
     auto evaluate = [&](Candidate& c) {
       if (out_of_time.load(std::memory_order_relaxed)) return;
@@ -211,8 +213,17 @@ class TasoSearch {
       }
       const double cpu_start = thread_cpu_seconds();
       const TensorRewrite& rule = rules_.rewrite(c.rule);
-      if (const auto outcome = preview_match(state, rule, matches[c.rule], c.match)) {
-        c.outcome = *outcome;
+      if (const auto preview =
+              preview_match(state, rule, matches[c.rule], c.match, prices, model_)) {
+        c.outcome = preview->outcome;
+        if (c.outcome == MatchOutcome::kGraph) {
+          c.priced = true;
+          c.cost = preview->cost;
+          if (c.cost < threshold) {
+            c.accepted = preview->fingerprint.operators <= max_ops_;
+            c.fingerprint = preview->fingerprint.hash;
+          }
+        }
       } else {
         const MatchCandidate r = apply_match(state, rule, matches[c.rule], c.match, model_);
         c.built = true;
@@ -252,7 +263,7 @@ class TasoSearch {
     result.work += nodes;  // searching the rules
     for (const Candidate& c : candidates) {
       result.parallel_cpu_seconds += c.cpu_seconds;
-      if (c.built) result.work += nodes;
+      if (c.built || c.priced) result.work += nodes;
       if (c.outcome == MatchOutcome::kUnchanged) continue;
       ++result.candidates;
       if (c.outcome == MatchOutcome::kCyclic) ++result.cyclic;

@@ -5,15 +5,16 @@
 // when it is acyclic, no larger than `max_ops_factor` times the input, cheaper than `alpha` times
 // the best cost, and not seen before (graph_fingerprint). The search stops after `budget` popped
 // graphs, after `patience` popped graphs without a new best graph (if set), at the time limit
-// (also in the middle of an expansion), at the work limit, when the explored graphs' e-graphs reach the memory limit,
-// or when the queue is empty; under the memory limit, each rule holds at most its share of the
-// room left in matches. Patience only cuts the search short: up to where it stops, the search
-// is the same, so a run finds the unbounded run's best graph whenever `patience` exceeds that
-// run's `longest_wait`.
+// (also in the middle of an expansion), at the work limit, when the explored graphs' e-graphs reach
+// the memory limit, or when the queue is empty; under the memory limit, each rule holds at most its
+// share of the room left in matches. Patience only cuts the search short: up to where it stops, the
+// search is the same, so a run finds the unbounded run's best graph whenever `patience` exceeds
+// that run's `longest_wait`.
 //
 // Rules match through the e-graph engine: a popped graph becomes a single-graph e-graph (one
 // e-node per class), a rule's search finds its matches there, and each match gives one candidate
-// (match_candidate.hpp: the match applied to a copy, or its cyclic outcome told without one); a
+// (match_candidate.hpp: the match applied to a copy, or its outcome, cost and fingerprint told
+// without one by the priced preview, from the explored graph's node costs computed once); a
 // candidate's cost is its exact DAG cost (= graph_cost), and a cyclic one is rejected.
 //
 // A wave of candidates -- the matches of one popped graph -- is built and costed concurrently
@@ -65,10 +66,10 @@ struct TasoResult {
   StopReason stop = StopReason::kQueueEmpty;  // or budget, patience, time or memory limit
 };
 
-// Limits: seconds (checked before each popped graph), work (likewise), threads (candidates of a wave). `arena`:
-// the oneTBB arena the candidates run in when the search shares its threads with another one run
-// beside it (then its CPU clocks also count the other's tasks a waiting thread ran); null: an
-// arena of its own with `limits.threads`.
+// Limits: seconds (checked before each popped graph), work (likewise), threads (candidates of a
+// wave). `arena`: the oneTBB arena the candidates run in when the search shares its threads with
+// another one run beside it (then its CPU clocks also count the other's tasks a waiting thread
+// ran); null: an arena of its own with `limits.threads`.
 TasoResult run_taso(const tensor::Graph& graph, const dsl::RuleSet& rules,
                     const tensor::CostModel& model, const TasoOptions& options,
                     const SearchLimits& limits, tbb::task_arena* arena = nullptr);

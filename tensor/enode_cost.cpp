@@ -9,26 +9,34 @@ double enode_cost(const egraph::EGraph<TensorAnalysis>& egraph, Id node, const C
   const egraph::ENodeRef enode = egraph.node(node);
   const auto op = tensor_op(enode.op);
   if (!op || signature(*op).view || *op == Op::kInput || *op == Op::kWeight) return 0.0;
-
   boost::container::small_vector<const TensorData*, 8> children;
+  for (Id child : enode.children) children.push_back(&egraph.data(child));
+  return enode_cost(egraph.analysis(), enode,
+                    std::span<const TensorData* const>(children.data(), children.size()),
+                    egraph.data(node), model);
+}
+
+double enode_cost(const TensorAnalysis& analysis, const egraph::ENodeRef& enode,
+                  std::span<const TensorData* const> children, const TensorData& data,
+                  const CostModel& model) {
+  const auto op = tensor_op(enode.op);
+  if (!op || signature(*op).view || *op == Op::kInput || *op == Op::kWeight) return 0.0;
+
   bool weight_only = *op != Op::kOpaque;
   bool any_tensor = false;
-  for (Id child : enode.children) {
-    const TensorData& data = egraph.data(child);
-    children.push_back(&data);
-    if (data.is_tensor()) {
+  for (const TensorData* child : children) {
+    if (child->is_tensor()) {
       any_tensor = true;
-      weight_only = weight_only && data.weight_only;
+      weight_only = weight_only && child->weight_only;
     }
   }
   if (weight_only && any_tensor) return 0.0;
 
   std::vector<TensorType> inputs;
   Attrs attrs;
-  const bool ok = egraph.analysis().operands(
-      enode, std::span<const TensorData* const>(children.data(), children.size()), inputs, attrs);
+  const bool ok = analysis.operands(enode, children, inputs, attrs);
   MCTSAT_ASSERT(ok && "an e-node of the e-graph has operands of the wrong kind");
-  const std::vector<TensorType> outputs = egraph.analysis().output_types(egraph.data(node));
+  const std::vector<TensorType> outputs = analysis.output_types(data);
   return checked_cost(model, OpInstance{*op, inputs, attrs, outputs});
 }
 

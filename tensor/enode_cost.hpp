@@ -14,4 +14,10 @@ namespace mctsat::tensor {
 // mctsat::Error when the model cannot price the operator.
 double enode_cost(const egraph::EGraph<TensorAnalysis>& egraph, Id node, const CostModel& model);
 
+// The same price of an e-node that need not be in an e-graph: its children's data and its own
+// (its class's), e.g. an e-node a rewrite would add (search/match_candidate.hpp).
+double enode_cost(const TensorAnalysis& analysis, const egraph::ENodeRef& enode,
+                  std::span<const TensorData* const> children, const TensorData& data,
+                  const CostModel& model);
+
 }  // namespace mctsat::tensor
