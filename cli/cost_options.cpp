@@ -13,21 +13,24 @@ void CostOptions::add_to(CLI::App& command) {
       .add_option_function<std::string>(
           "--cost",
           [this](const std::string& name) {
-            spec.kind = parse_name(runtime::kCostModelNames, name, "cost model");
+            spec.kind = parse_name(study::kCostModelNames, name, "cost model");
           },
           "Cost model")
-      ->check(CLI::IsMember(names_of(runtime::kCostModelNames)))
-      ->default_str(std::string(name_of(runtime::kCostModelNames, spec.kind)));
+      ->check(CLI::IsMember(names_of(study::kCostModelNames)))
+      ->default_str(std::string(name_of(study::kCostModelNames, spec.kind)));
   command
       .add_option("--device", spec.device,
                   "Device profile of the roofline model: a builtin name or a .json file")
       ->capture_default_str();
   command.add_option("--cost-table", spec.table,
                      "Cost table (.json) for --cost table; the measurement cache for --cost "
-                     "measured (default: one per machine under ~/.cache/mctsat)");
+                     "measured or onnxruntime (default: one per machine under ~/.cache/mctsat)");
   command.add_flag("--cost-fallback", spec.fallback,
-                   "With --cost table: price missing entries with roofline; with --cost measured: "
-                   "price operators oneDNN cannot run with roofline");
+                   "With --cost table: price missing entries with roofline; with --cost measured "
+                   "or onnxruntime: price operators it cannot time with roofline");
+  command.add_option("--onnxruntime", spec.onnxruntime_dir,
+                     "The folder holding node_modules/onnxruntime-node, for --cost onnxruntime "
+                     "and optimize's guard (default: $MCTSAT_ONNXRUNTIME)");
   command
       .add_option_function<std::string>(
           "--runtime-fusions",
@@ -42,9 +45,9 @@ void CostOptions::add_to(CLI::App& command) {
 }
 
 std::unique_ptr<tensor::CostModel> CostOptions::make() const {
-  if (spec.kind == runtime::CostModelKind::kTable && spec.table.empty())
+  if (spec.kind == study::CostModelKind::kTable && spec.table.empty())
     throw Error("--cost table needs --cost-table FILE");
-  return runtime::make_cost_model(spec);
+  return study::make_cost_model(spec);
 }
 
 }  // namespace mctsat::cli

@@ -1,19 +1,19 @@
 // The cost-model options shared by every command that prices graphs (--cost, --device,
-// --cost-table, --cost-fallback): flags that fill a runtime::CostModelSpec, and the model it
-// describes.
+// --cost-table, --cost-fallback, --onnxruntime, --runtime-fusions): flags that fill a
+// study::CostModelSpec, and the model it describes.
 #pragma once
 
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
-#include "runtime/cost_model_factory.hpp"
+#include "study/cost_model_factory.hpp"
 #include "tensor/cost_model.hpp"
 
 namespace mctsat::cli {
 
 struct CostOptions {
-  runtime::CostModelSpec spec;
+  study::CostModelSpec spec;
 
   void add_to(CLI::App& command);
   // Throws mctsat::Error for an unknown device, a missing or malformed table.

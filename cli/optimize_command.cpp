@@ -56,7 +56,6 @@ struct OptimizeCliOptions {
   double progress_interval = 10;  // seconds between progress lines off a terminal
   GuardMode guard = GuardMode::kAuto;
   unsigned guard_rounds = study::OnnxRuntimeMeasureOptions{}.rounds;
-  std::string onnxruntime;       // --onnxruntime DIR, else $MCTSAT_ONNXRUNTIME
   bool onnxruntime_ops = false;  // --onnx-ops onnxruntime
 };
 
@@ -221,9 +220,6 @@ void add_optimize_command(CLI::App& app) {
           "written as its contrib operators (com.microsoft), for ONNX Runtime only")
       ->check(CLI::IsMember({"standard", "onnxruntime"}))
       ->default_str("standard");
-  command->add_option("--onnxruntime", options->onnxruntime,
-                      "The guard: the folder holding node_modules/onnxruntime-node (default: "
-                      "$MCTSAT_ONNXRUNTIME)");
   command->add_flag("--verify-rules", options->verify_rules,
                     "Verify the rules first (cached); refuse to run with one that fails");
   command->add_flag("--json", options->json, "Print the report as JSON");
@@ -248,7 +244,7 @@ void add_optimize_command(CLI::App& app) {
     if (o.guard == GuardMode::kOnnxRuntime && !onnx_output)
       throw Error("--guard onnxruntime: the guard checks an ONNX output: give -o FILE.onnx");
     if (onnx_output && o.guard != GuardMode::kOff) {
-      const std::string dir = study::onnxruntime_dir(o.onnxruntime);
+      const std::string dir = study::onnxruntime_dir(o.cost.spec.onnxruntime_dir);
       if (!dir.empty() || o.guard == GuardMode::kOnnxRuntime) {
         study::require_onnxruntime(dir, SourceLocation{},
                                    "the never-slower guard (--guard) runs ONNX Runtime");

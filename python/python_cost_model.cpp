@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "python/bindings.hpp"
-#include "runtime/cost_model_factory.hpp"
+#include "study/cost_model_factory.hpp"
 #include "support/cost_range.hpp"
 #include "support/error.hpp"
 #include "tensor/shape_inference.hpp"
@@ -162,10 +162,10 @@ tensor::RuntimeFusions runtime_fusions_named(const std::string& name) {
   return parse_name(tensor::kRuntimeFusionNames, name, "runtime");
 }
 
-CostModelHandle builtin_cost_model(const runtime::CostModelSpec& spec) {
-  if (spec.kind == runtime::CostModelKind::kTable && spec.table.empty())
+CostModelHandle builtin_cost_model(const study::CostModelSpec& spec) {
+  if (spec.kind == study::CostModelKind::kTable && spec.table.empty())
     throw Error("cost model table needs cost_table=FILE");
-  return CostModelHandle(std::shared_ptr<const tensor::CostModel>(runtime::make_cost_model(spec)));
+  return CostModelHandle(std::shared_ptr<const tensor::CostModel>(study::make_cost_model(spec)));
 }
 
 }  // namespace
@@ -173,18 +173,23 @@ CostModelHandle builtin_cost_model(const runtime::CostModelSpec& spec) {
 CostModelHandle cost_model_from(py::handle spec, const std::string& device,
                                 const std::string& table, bool fallback) {
   if (spec.is_none() || py::isinstance<py::str>(spec)) {
-    const runtime::CostModelKind kind =
+    const study::CostModelKind kind =
         spec.is_none()
-            ? runtime::CostModelKind::kRoofline
-            : parse_name(runtime::kCostModelNames, spec.cast<std::string>(), "cost model");
-    return builtin_cost_model({kind, device, table, fallback});
+            ? study::CostModelKind::kRoofline
+            : parse_name(study::kCostModelNames, spec.cast<std::string>(), "cost model");
+    study::CostModelSpec model;
+    model.kind = kind;
+    model.device = device;
+    model.table = table;
+    model.fallback = fallback;
+    return builtin_cost_model(model);
   }
   if (py::isinstance<CostModelHandle>(spec)) return spec.cast<CostModelHandle>();
   if (PyCallable_Check(spec.ptr()))
     return CostModelHandle(
         std::make_shared<PythonCostFunction>(py::reinterpret_borrow<py::function>(spec), "python"));
   throw py::type_error(
-      "cost_model: expected None, a cost model's name (" + joined_names(runtime::kCostModelNames) +
+      "cost_model: expected None, a cost model's name (" + joined_names(study::kCostModelNames) +
       "), a mctsat.CostModel or a callable (op, input_types, attributes) -> ms, got " +
       py::repr(spec).cast<std::string>());
 }
@@ -216,8 +221,8 @@ void bind_cost_models(py::module_& m) {
       m, "CostModel",
       "A cost model: CostModel(function, name='python') wraps a Python function (op, "
       "input_types, attributes) -> milliseconds, called once per distinct operator instance; "
-      "CostModel.roofline(device), .table(path, fallback), .measured(cache, fallback) are the "
-      "built-in ones.")
+      "CostModel.roofline(device), .table(path, fallback), .measured(cache, fallback), "
+      ".onnxruntime(onnxruntime, cache, fallback) are the built-in ones.")
       .def(py::init([](py::function function, std::string name) {
              return CostModelHandle(
                  std::make_shared<PythonCostFunction>(std::move(function), std::move(name)));
@@ -226,26 +231,38 @@ void bind_cost_models(py::module_& m) {
       .def_static(
           "roofline",
           [](const std::string& device, const std::string& runtime_fusions) {
-            return builtin_cost_model({runtime::CostModelKind::kRoofline, device, "", false,
-                                       runtime_fusions_named(runtime_fusions)});
+            return builtin_cost_model({study::CostModelKind::kRoofline, device, "", false,
+                                       "", runtime_fusions_named(runtime_fusions)});
           },
           py::arg("device") = "v100", py::arg("runtime_fusions") = "none")
       .def_static(
           "table",
           [](const std::string& path, bool fallback, const std::string& device,
              const std::string& runtime_fusions) {
-            return builtin_cost_model({runtime::CostModelKind::kTable, device, path, fallback,
-                                       runtime_fusions_named(runtime_fusions)});
+            return builtin_cost_model({study::CostModelKind::kTable, device, path, fallback,
+                                       "", runtime_fusions_named(runtime_fusions)});
           },
           py::arg("path"), py::arg("fallback") = false, py::arg("device") = "v100",
           py::arg("runtime_fusions") = "none")
       .def_static(
           "measured",
           [](const std::string& cache, bool fallback, const std::string& runtime_fusions) {
-            return builtin_cost_model({runtime::CostModelKind::kMeasured, "v100", cache, fallback,
-                                       runtime_fusions_named(runtime_fusions)});
+            return builtin_cost_model({study::CostModelKind::kMeasured, "v100", cache, fallback,
+                                       "", runtime_fusions_named(runtime_fusions)});
           },
           py::arg("cache") = "", py::arg("fallback") = false, py::arg("runtime_fusions") = "none")
+      .def_static(
+          "onnxruntime",
+          [](const std::string& onnxruntime, const std::string& cache, bool fallback,
+             const std::string& runtime_fusions) {
+            return builtin_cost_model({study::CostModelKind::kOnnxRuntime, "v100", cache,
+                                       fallback, onnxruntime,
+                                       runtime_fusions_named(runtime_fusions)});
+          },
+          py::arg("onnxruntime") = "", py::arg("cache") = "", py::arg("fallback") = false,
+          py::arg("runtime_fusions") = "none",
+          "Operators timed in ONNX Runtime's profiler on this machine, cached; onnxruntime: the "
+          "folder holding node_modules/onnxruntime-node (default: $MCTSAT_ONNXRUNTIME)")
       .def("__call__", &CostModelHandle::price, py::arg("op"), py::arg("input_types"),
            py::arg("attributes"),
            "The estimated milliseconds of one operator instance, e.g. to build a Python model on "

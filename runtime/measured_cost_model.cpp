@@ -2,7 +2,6 @@
 #include "runtime/measured_cost_model.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -19,6 +18,7 @@
 #include "runtime/timed_execution.hpp"
 #include "support/error.hpp"
 #include "support/stable_hash.hpp"
+#include "support/user_cache.hpp"
 #include "tensor/interpreter.hpp"
 #include "tensor/single_op_graph.hpp"
 
@@ -127,24 +127,21 @@ std::string machine_description(const MeasureOptions& options) {
 }
 
 std::string default_measured_cache_path(const MeasureOptions& options) {
-  std::filesystem::path base;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    base = xdg;
-  else if (const char* home = std::getenv("HOME"); home && *home)
-    base = std::filesystem::path(home) / ".cache";
-  else
-    base = ".";
-  return (base / "mctsat" /
-          fmt::format("measured-{:016x}.json", fnv1a(machine_description(options))))
-      .string();
+  return user_cache_file(fmt::format("measured-{:016x}.json", fnv1a(machine_description(options))));
 }
 
 MeasuredCostModel::MeasuredCostModel(std::string cache_path, MeasureOptions options,
                                      std::shared_ptr<const CostModel> fallback)
+    : MeasuredCostModel(std::move(cache_path), std::make_shared<DnnlOperatorTimer>(options),
+                        std::move(fallback)) {}
+
+MeasuredCostModel::MeasuredCostModel(std::string cache_path,
+                                     std::shared_ptr<const OperatorTimer> timer,
+                                     std::shared_ptr<const CostModel> fallback)
     : cache_path_(std::move(cache_path)),
-      options_(options),
+      timer_(std::move(timer)),
       fallback_(std::move(fallback)),
-      table_(machine_description(options_)) {
+      table_(timer_->machine()) {
   if (!std::filesystem::exists(cache_path_)) return;
   CostTable cached = CostTable::load(cache_path_);
   if (cached.machine() != table_.machine())
@@ -170,7 +167,7 @@ double MeasuredCostModel::cost(const OpInstance& instance) const {
   if (const auto ms = table_.find(key)) return *ms;
   double ms = 0;
   try {
-    ms = measure_op(instance, options_);
+    ms = timer_->time_ms(instance);
   } catch (const Error&) {
     if (fallback_) return fallback_->cost(instance);
     throw;

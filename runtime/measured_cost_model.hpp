@@ -1,7 +1,9 @@
 // The measured cost model: each distinct operator instance (keyed as in the table cost model) is
-// timed on this machine with the oneDNN executor — warm-up runs, then the median of repeated runs,
-// as TASO times operators on the GPU, taken on several separately prepared executors — and cached
-// in a cost table on disk, keyed by machine and method, so later runs reuse the timings.
+// timed on this machine by an OperatorTimer — by default the oneDNN executor: warm-up runs, then
+// the median of repeated runs, as TASO times operators on the GPU, taken on several separately
+// prepared executors; study/onnxruntime_operator_timer.hpp times them in ONNX Runtime — and
+// cached in a cost table on disk, keyed by the timer's machine and method, so later runs reuse
+// the timings.
 #pragma once
 
 #include <cstddef>
@@ -43,11 +45,37 @@ std::string machine_description(const MeasureOptions& options = {});
 // directory)/mctsat/measured-<16 hex digits of the machine description's hash>.json.
 std::string default_measured_cache_path(const MeasureOptions& options = {});
 
+// What times operator instances for a MeasuredCostModel, which calls it one instance at a time.
+class OperatorTimer {
+ public:
+  virtual ~OperatorTimer() = default;
+  // The machine and method, as the cache names them: a table measured otherwise is not reused.
+  virtual std::string machine() const = 0;
+  // The instance's time in ms; throws mctsat::Error for an instance it cannot run.
+  virtual double time_ms(const tensor::OpInstance& instance) const = 0;
+};
+
+// The oneDNN executor as a timer (measure_op with `options`).
+class DnnlOperatorTimer final : public OperatorTimer {
+ public:
+  explicit DnnlOperatorTimer(MeasureOptions options = {}) : options_(options) {}
+  std::string machine() const override { return machine_description(options_); }
+  double time_ms(const tensor::OpInstance& instance) const override {
+    return measure_op(instance, options_);
+  }
+
+ private:
+  MeasureOptions options_;
+};
+
 class MeasuredCostModel final : public tensor::CostModel {
  public:
   // Reads `cache_path` if it exists: a table of another machine raises mctsat::Error naming both
-  // machines. Instances the executor cannot run are priced by `fallback` when given, else raise
+  // machines. Instances the timer cannot run are priced by `fallback` when given, else raise
   // mctsat::Error.
+  MeasuredCostModel(std::string cache_path, std::shared_ptr<const OperatorTimer> timer,
+                    std::shared_ptr<const tensor::CostModel> fallback = nullptr);
+  // Timed by the oneDNN executor.
   explicit MeasuredCostModel(std::string cache_path, MeasureOptions options = {},
                              std::shared_ptr<const tensor::CostModel> fallback = nullptr);
   // Saves measurements taken since the last save(); a failure to write is ignored here (call
@@ -67,7 +95,7 @@ class MeasuredCostModel final : public tensor::CostModel {
 
  private:
   std::string cache_path_;
-  MeasureOptions options_;
+  std::shared_ptr<const OperatorTimer> timer_;
   std::shared_ptr<const tensor::CostModel> fallback_;
   mutable std::mutex mutex_;
   mutable tensor::CostTable table_;

@@ -309,10 +309,10 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
     const json& c = costs[i];
     if (c.contains("model")) {
       const std::string model = r.string(c["model"], path + "/model");
-      const auto kind = find_name(runtime::kCostModelNames, model);
+      const auto kind = find_name(study::kCostModelNames, model);
       if (!kind)
         r.fail(path + "/model", fmt::format("unknown cost model '{}' (known: {})", model,
-                                            joined_names(runtime::kCostModelNames)));
+                                            joined_names(study::kCostModelNames)));
       cost.spec.kind = *kind;
     }
     if (c.contains("device")) {
@@ -330,15 +330,15 @@ void read_costs(const Reader& r, const json& root, const fs::path& base, Study& 
                            joined_names(tensor::kRuntimeFusionNames)));
       cost.spec.runtime_fusions = *fusions;
     }
-    if (cost.spec.kind == runtime::CostModelKind::kTable && cost.spec.table.empty())
+    if (cost.spec.kind == study::CostModelKind::kTable && cost.spec.table.empty())
       r.fail(path + "/table", "missing (the table cost model needs a cost table file)");
     cost.name = c.contains("name") ? r.string(c["name"], path + "/name")
-                                   : runtime::default_cost_model_name(cost.spec);
+                                   : study::default_cost_model_name(cost.spec);
     if (!names.insert(cost.name).second)
       r.fail(path, fmt::format("cost model name '{}' is used twice", cost.name));
     // Unknown devices and unreadable tables are found now rather than in every run.
     try {
-      (void)runtime::make_cost_model(cost.spec);
+      study::check_cost_model_spec(cost.spec);
     } catch (const Error& e) {
       r.fail(path, e.message());
     }
@@ -533,7 +533,7 @@ Study parse_study(const std::string& text, const std::string& path,
                                 {rules.paths, rules.selection.rulesets, rules.selection.tags,
                                  rules.selection.exclude_tags, rules.selection.names}},
                                {"cost",
-                                {name_of(runtime::kCostModelNames, cost.spec.kind),
+                                {name_of(study::kCostModelNames, cost.spec.kind),
                                  cost.spec.device, cost.spec.table, cost.spec.fallback}},
                                {"parameters", id_parameters_json(run.options)}};
               // Only when set, so that the ids of studies without them stay as they were.

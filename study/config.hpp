@@ -16,7 +16,7 @@
 #include "study/onnxruntime_measurement.hpp"
 #include "dsl/rule_library.hpp"
 #include "frontend/model_io.hpp"
-#include "runtime/cost_model_factory.hpp"
+#include "study/cost_model_spec.hpp"
 #include "runtime/measured_speedup.hpp"
 #include "search/optimizer.hpp"
 
@@ -38,7 +38,7 @@ struct RulesSpec {
 
 struct CostSpec {
   std::string name;
-  runtime::CostModelSpec spec;
+  study::CostModelSpec spec;
 };
 
 struct Limits {

@@ -18,6 +18,16 @@
 // the original as ONNX Runtime optimizes it.
 // --warmup N runs each model N times before timing (default 0); --batch N times N runs per model
 // and round (for models of a few microseconds); --compact prints one line instead of the JSON.
+//
+// Usage: node ort-compare.cjs --ort DIR --serve-op-times PROFILE_DIR
+// answers timing requests instead (the ONNX Runtime cost model, onnxruntime_operator_timer.hpp),
+// one JSON object per line on standard input: {"model": PATH, "inputs": [NAME=DTYPE:SHAPE...],
+// "warmup": W, "runs": R}. For each it prints one line: {"ms": the sum over the model's kernels of
+// each one's fastest time over the R runs by ONNX Runtime's profiler (a busy machine's preemptions
+// only add to a kernel's wall time), "kernels": their operator types} or {"error": MESSAGE}. The layout conversions ONNX Runtime adds around a lone convolution
+// (ReorderInput, ReorderOutput) are not counted: inside a model they sit only where a chain of
+// convolutions begins and ends. Profiles go to PROFILE_DIR and are removed. Needs an
+// onnxruntime-node that profiles (1.21 or later).
 "use strict";
 const path = require("path");
 
@@ -43,10 +53,12 @@ function parseArgs(argv) {
     else if (a === "--warmup") args.warmup = Number(value());
     else if (a === "--batch") args.batch = Number(value());
     else if (a === "--compact") args.compact = true;
+    else if (a === "--serve-op-times") args.serve = value();
     else if (a.startsWith("--")) usage(`unknown option ${a}`);
     else args.models.push(a);
   }
   if (!args.ort) usage("--ort DIR is required");
+  if (args.serve !== undefined) return args;
   if (args.models.length !== 2) usage("give ORIGINAL.onnx and OPTIMIZED.onnx");
   if (!(args.rounds >= 1)) usage("--rounds must be at least 1");
   if (!(args.warmup >= 0)) usage("--warmup must be at least 0");
@@ -106,6 +118,58 @@ function compactLine(r) {
          ` paired_cpu_speedup% q1=${q.q1.toFixed(2)} med=${q.median.toFixed(2)} q3=${q.q3.toFixed(2)}\n`;
 }
 
+const sessionOptions = {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: "sequential",
+  logSeverityLevel: 3,
+};
+
+// One request of --serve-op-times: the model's kernel time per run, from its profile.
+async function timeKernels(ort, request, prefix) {
+  const fs = require("fs");
+  const session = await ort.InferenceSession.create(
+      request.model, {...sessionOptions, enableProfiling: true, profileFilePrefix: prefix});
+  const random = generator(1);
+  const feeds = Object.fromEntries(request.inputs.map((spec) => makeInput(ort, spec, random)));
+  for (let i = 0; i < request.warmup + request.runs; ++i) await session.run(feeds);
+  session.endProfiling();
+  await session.release();
+  const dir = path.dirname(prefix), stem = path.basename(prefix) + "_";
+  const files = fs.readdirSync(dir).filter((f) => f.startsWith(stem) && f.endsWith(".json"));
+  if (files.length !== 1) throw new Error(`ONNX Runtime wrote no profile (${prefix}_*.json)`);
+  const events = JSON.parse(fs.readFileSync(path.join(dir, files[0]), "utf8"));
+  fs.unlinkSync(path.join(dir, files[0]));
+  const runs = events.filter((e) => e.cat === "Session" && e.name === "model_run")
+                   .sort((a, b) => a.ts - b.ts).slice(request.warmup);
+  const kernels = events.filter((e) => e.cat === "Node" && e.name.endsWith("_kernel_time") &&
+                                       !String(e.args?.op_name).startsWith("Reorder"));
+  if (runs.length !== request.runs) throw new Error(`the profile holds ${runs.length} timed runs`);
+  // Each kernel's fastest run (a busy machine's preemptions only add to a kernel's wall time),
+  // summed over the kernels.
+  const fastest = new Map();
+  for (const run of runs)
+    for (const k of kernels)
+      if (k.ts >= run.ts && k.ts <= run.ts + run.dur)
+        fastest.set(k.name, Math.min(fastest.get(k.name) ?? Infinity, k.dur));
+  const types = [...new Set(kernels.map((k) => k.args.op_name))];
+  return {ms: [...fastest.values()].reduce((sum, us) => sum + us, 0) / 1e3, kernels: types};
+}
+
+async function serveOpTimes(ort, args) {
+  const lines = require("readline").createInterface({input: process.stdin});
+  let count = 0;
+  for await (const line of lines) {
+    let answer;
+    try {
+      answer = await timeKernels(ort, JSON.parse(line), path.join(args.serve, `op${count++}`));
+    } catch (e) {
+      answer = {error: String(e.message || e)};
+    }
+    process.stdout.write(JSON.stringify(answer) + "\n");
+  }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   let ort;
@@ -114,12 +178,8 @@ async function main() {
   } catch (e) {
     usage(`cannot load onnxruntime-node from ${args.ort}: ${e.message}`);
   }
-  const options = {
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: "sequential",
-    logSeverityLevel: 3,
-  };
+  if (args.serve !== undefined) return serveOpTimes(ort, args);
+  const options = sessionOptions;
   const sessions = [];
   for (const model of args.models) {
     try {

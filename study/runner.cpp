@@ -12,6 +12,7 @@
 #include "frontend/model_io.hpp"
 #include "runtime/measured_speedup.hpp"
 #include "search/optimize_report.hpp"
+#include "study/cost_model_factory.hpp"
 #include "study/isolated_runs.hpp"
 #include "study/machine_info.hpp"
 #include "study/onnxruntime_measurement.hpp"
@@ -84,7 +85,7 @@ class Progress {
 };
 
 json cost_json(const CostSpec& cost) {
-  json out = runtime::cost_model_spec_json(cost.spec);
+  json out = study::cost_model_spec_json(cost.spec);
   out["name"] = cost.name;
   return out;
 }
@@ -251,8 +252,10 @@ StudyRunSummary run_study(const Study& study, const StudyRunOptions& options,
         job.seconds = run.limits.seconds;
         job.memory_mb = run.limits.memory_mb;
         job.log_path = (logs / (run.id + ".log")).string();
-        job.work = [&study, &graphs, &rule_sets, &run, &onnxruntime, &out]() {
-          const auto model = runtime::make_cost_model(study.costs[run.cost].spec);
+        job.work = [&study, &graphs, &rule_sets, &run, &onnxruntime, &options, &out]() {
+          CostModelSpec cost_spec = study.costs[run.cost].spec;
+          cost_spec.onnxruntime_dir = options.onnxruntime_dir;
+          const auto model = study::make_cost_model(cost_spec);
           const tensor::Graph& graph = *graphs[run.model];
           SessionOptions session_options;
           session_options.search = run.options;

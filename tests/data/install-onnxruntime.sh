@@ -6,7 +6,7 @@
 # npm or node missing, or a binding that does not load, is an error (exit 1).
 # Usage: install-onnxruntime.sh DIR
 set -u
-version="1.20.1"
+version="1.30.0"
 dir="${1:?usage: install-onnxruntime.sh DIR}"
 mkdir -p "$dir" || exit 1
 rm -f "$dir/UNAVAILABLE"

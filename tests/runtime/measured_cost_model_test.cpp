@@ -91,7 +91,7 @@ TEST_CASE("the cache round-trips: a second model reuses every timing") {
 TEST_CASE("the destructor saves new measurements") {
   const TempDir dir;
   const std::string path = (dir.path / "cache.json").string();
-  { MeasuredCostModel(path, {0, 1}).cost(matmul().get()); }
+  { MeasuredCostModel(path, MeasureOptions{0, 1}).cost(matmul().get()); }
   CHECK(CostTable::load(path).size() == 1);
 }
 
@@ -118,14 +118,14 @@ TEST_CASE("views cost nothing; what the executor cannot run fails or falls back"
       make(Op::kOpaque, {{{2, 2}}}, {std::int64_t{3}, encode_output_types(types)});
   const Instance doubles = make(Op::kRelu, {{{4}, DType::kFloat64}}, {});
 
-  MeasuredCostModel strict((dir.path / "a.json").string(), {0, 1});
+  MeasuredCostModel strict((dir.path / "a.json").string(), MeasureOptions{0, 1});
   CHECK(strict.cost(reshape.get()) == 0);
   CHECK_THROWS_AS(strict.cost(opaque.get()), Error);
   CHECK_THROWS_AS(strict.cost(doubles.get()), Error);
   CHECK(strict.measured_count() == 0);
 
   auto roofline = std::make_shared<RooflineCostModel>(builtin_profile("cpu-2core"));
-  MeasuredCostModel lenient((dir.path / "b.json").string(), {0, 1}, roofline);
+  MeasuredCostModel lenient((dir.path / "b.json").string(), MeasureOptions{0, 1}, roofline);
   CHECK(lenient.cost(opaque.get()) == roofline->cost(opaque.get()));
   CHECK(lenient.name().find("else roofline") != std::string::npos);
 }
