@@ -239,6 +239,9 @@ void add_optimize_command(CLI::App& app) {
     session_options.report_path = o.report_path;
     session_options.egraph_path = o.export_egraph;
     session_options.input_paths = {o.model};
+    // The model file itself is the original, unless inputs were made constants.
+    if (o.model.ends_with(".onnx") && o.model_options.input_values.empty())
+      session_options.original_file = o.model;
     // The guard, set up before the search so that a missing ONNX Runtime fails at once.
     const bool onnx_output = o.output.ends_with(".onnx");
     if (o.guard == GuardMode::kOnnxRuntime && !onnx_output)
@@ -248,12 +251,9 @@ void add_optimize_command(CLI::App& app) {
       if (!dir.empty() || o.guard == GuardMode::kOnnxRuntime) {
         study::require_onnxruntime(dir, SourceLocation{},
                                    "the never-slower guard (--guard) runs ONNX Runtime");
-        study::SessionGuard guard{dir, {}, ""};
+        study::SessionGuard guard{dir, {}};
         guard.measure.rounds = o.guard_rounds;
         guard.measure.seed = o.check_seed;
-        // The model file itself is the baseline, unless inputs were made constants.
-        if (o.model.ends_with(".onnx") && o.model_options.input_values.empty())
-          guard.original_file = o.model;
         session_options.guard = guard;
       }
     }

@@ -129,18 +129,23 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
     report.measured = measurement->measure(report.result.graph);
   }
 
-  // Never slower by surprise: with a measurement, the output is the optimized graph only when it
-  // measured faster; otherwise the input, and the report says so when a graph is written.
-  session.output_is_original = report.measured && !(*report.measured)["faster"].get<bool>();
+  // Never slower by surprise: the output is the input when the search found nothing cheaper or,
+  // with a measurement, when the optimized graph did not measure faster; the report says so when a
+  // graph is written.
+  session.output_is_original = report.result.kept_original ||
+                               (report.measured && !(*report.measured)["faster"].get<bool>());
   const bool onnx_output = options.graph_path.ends_with(".onnx");
   // With onnxruntime_ops, an ONNX output is the result lowered to ONNX Runtime's fused operators.
   std::optional<tensor::Graph> lowered;
-  if (onnx_output && options.onnxruntime_ops && !session.output_is_original &&
-      !session.check_failed()) {
+  if (onnx_output && options.onnxruntime_ops && !session.check_failed() &&
+      !(report.measured && !(*report.measured)["faster"].get<bool>())) {
     frontend::OnnxRuntimeLowering lowering = frontend::lower_for_onnxruntime(report.result.graph);
     report.lowering = nlohmann::json{{"attention", lowering.attention},
                                      {"skip_layer_norm", lowering.skip_layer_norm}};
-    if (lowering.attention + lowering.skip_layer_norm > 0) lowered = std::move(lowering.graph);
+    if (lowering.attention + lowering.skip_layer_norm > 0) {
+      lowered = std::move(lowering.graph);
+      session.output_is_original = false;
+    }
     // Priced as ONNX Runtime runs it, the lowered output has an estimate of its own.
     if (lowered && cost.runtime_fusions() == tensor::RuntimeFusions::kOnnxRuntime)
       (*report.lowering)["estimated_speedup_percent"] =
@@ -148,15 +153,15 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   }
   const tensor::Graph& candidate = lowered ? *lowered : report.result.graph;
   // The guard, for an ONNX output that differs from the input.
-  const bool guarded = options.guard && onnx_output && !session.check_failed() &&
-                       !session.output_is_original && (lowered || !report.result.kept_original);
+  const bool guarded =
+      options.guard && onnx_output && !session.check_failed() && !session.output_is_original;
   if (guarded) {
     stage(fmt::format("ONNX Runtime guard ({} rounds)", options.guard->measure.rounds));
     const ScratchDirectory scratch("mctsat-guard");
     OnnxRuntimeSetup setup{options.guard->onnxruntime_dir, scratch.file("ort-compare.cjs")};
     write_compare_script(setup.script);
     const GuardVerdict verdict =
-        guard_never_slower(graph, candidate, options.guard->original_file, setup,
+        guard_never_slower(graph, candidate, options.original_file, setup,
                            options.guard->measure, scratch.file("guard"));
     report.guard = verdict.report;
     session.output_is_original = !verdict.keep_optimized;
@@ -169,12 +174,12 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   if (session.check_failed()) return session;
   std::vector<OutputFile> outputs;
   // A kept original that came from an ONNX file is that file, byte for byte.
-  const bool original_bytes = session.output_is_original && options.guard &&
-                              !options.guard->original_file.empty() && onnx_output;
+  const bool original_bytes =
+      session.output_is_original && !options.original_file.empty() && onnx_output;
   if (!options.graph_path.empty())
     outputs.push_back({options.graph_path,
                        original_bytes
-                           ? read_text_file(options.guard->original_file)
+                           ? read_text_file(options.original_file)
                            : frontend::model_text(session.output_is_original ? graph : candidate,
                                                   options.graph_path)});
   if (!options.report_path.empty())

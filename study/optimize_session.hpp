@@ -50,12 +50,10 @@ struct SessionCheck {
 };
 
 // The never-slower guard: ONNX Runtime's folder (the script is written to a scratch directory),
-// its rounds and seed, and the ONNX file the input was loaded from, run as the baseline and written
-// byte for byte when the original is kept (empty: mctsat's export of the input).
+// its rounds and seed.
 struct SessionGuard {
   std::string onnxruntime_dir;
   OnnxRuntimeMeasureOptions measure;
-  std::string original_file;
 };
 
 struct SessionOptions {
@@ -72,6 +70,10 @@ struct SessionOptions {
   std::string graph_path, report_path, egraph_path;
   std::string graph_flag = "-o", report_flag = "--report", egraph_flag = "--export-egraph";
   std::vector<std::string> input_paths;  // files the session reads: no output may name one
+  // The ONNX file the input was loaded from unchanged (its graph inputs the input's): the guard's
+  // baseline, and an ONNX output byte for byte when the original is written (empty: mctsat's
+  // export of the input).
+  std::string original_file;
   std::vector<std::string> warnings;  // found before the session (unverified rules): the report's
                                       // first warnings
   // Called as each stage after the search starts, with its name ("numeric check", "ONNX Runtime
@@ -81,8 +83,8 @@ struct SessionOptions {
 
 struct SessionResult {
   search::OptimizeReport report;    // with check, measured and written_graph when they apply
-  bool output_is_original = false;  // the optimized graph did not measure faster (or the guard
-                                    // kept the input)
+  bool output_is_original = false;  // the search found nothing cheaper, the optimized graph did
+                                    // not measure faster, or the guard kept the input
   std::optional<egraph::SerializedEGraph> egraph;
   std::vector<std::string> written;  // the files written, in the order above
 
