@@ -222,8 +222,20 @@ class Exporter {
 
   // A window's padding as the auto_pad that names its mode (the catalog's SAME is ONNX's
   // SAME_UPPER), so that the importer reads the same code back even where another code would read
-  // the same cells (a 1x1 stride-1 VALID convolution is also SAME).
-  static void set_window_padding(onnx::NodeProto* n, Padding pad) {
+  // the same cells (a 1x1 stride-1 VALID convolution is also SAME). A VALID window that SAME would
+  // pad (x of [N, C, H, W]) is written as explicit zero pads instead, which only VALID reads: ONNX
+  // Runtime folds a Pad into the Conv or pool after it only when that node has no auto_pad.
+  static void set_window_padding(onnx::NodeProto* n, Padding pad, const tensor::Shape& x,
+                                 std::int64_t kernel_h, std::int64_t kernel_w,
+                                 std::int64_t stride_h, std::int64_t stride_w) {
+    const auto same_pads = [](std::int64_t in, std::int64_t k, std::int64_t s) {
+      return (in + s - 1) / s != (in - k) / s + 1 || ((in + s - 1) / s - 1) * s + k > in;
+    };
+    if (pad == Padding::kValid &&
+        (same_pads(x[2], kernel_h, stride_h) || same_pads(x[3], kernel_w, stride_w))) {
+      set_ints(n, "pads", {0, 0, 0, 0});
+      return;
+    }
     auto* attr = n->add_attribute();
     attr->set_name("auto_pad");
     attr->set_type(onnx::AttributeProto::STRING);
@@ -292,7 +304,8 @@ class Exporter {
         onnx::NodeProto* conv = node("Conv", ins, {y}, n.name);
         set_ints(conv, "kernel_shape", {w[2], w[3]});
         set_ints(conv, "strides", {attr_i(0), attr_i(1)});
-        set_window_padding(conv, static_cast<Padding>(attr_i(2)));
+        set_window_padding(conv, static_cast<Padding>(attr_i(2)), x, w[2], w[3], attr_i(0),
+                           attr_i(1));
         set_int(conv, "group", x[1] / w[1]);
         return activation(id, act, y);
       }
@@ -304,7 +317,8 @@ class Exporter {
             node(n.op == Op::kPoolMax ? "MaxPool" : "AveragePool", ins, {y}, n.name);
         set_ints(pool, "kernel_shape", {attr_i(0), attr_i(1)});
         set_ints(pool, "strides", {attr_i(2), attr_i(3)});
-        set_window_padding(pool, static_cast<Padding>(attr_i(4)));
+        set_window_padding(pool, static_cast<Padding>(attr_i(4)), type_of(0).shape, attr_i(0),
+                           attr_i(1), attr_i(2), attr_i(3));
         if (n.op == Op::kPoolAvg) set_int(pool, "count_include_pad", 1);
         return activation(id, act, y);
       }
