@@ -24,7 +24,8 @@
 // one JSON object per line on standard input: {"model": PATH, "inputs": [NAME=DTYPE:SHAPE...],
 // "warmup": W, "runs": R}. For each it prints one line: {"ms": the sum over the model's kernels of
 // each one's fastest time over the R runs by ONNX Runtime's profiler (a busy machine's preemptions
-// only add to a kernel's wall time), "kernels": their operator types} or {"error": MESSAGE}. The layout conversions ONNX Runtime adds around a lone convolution
+// only add to a kernel's wall time), "kernels": those times summed by operator type} or
+// {"error": MESSAGE}. The layout conversions ONNX Runtime adds around a lone convolution
 // (ReorderInput, ReorderOutput) are not counted: inside a model they sit only where a chain of
 // convolutions begins and ends. Profiles go to PROFILE_DIR and are removed. Needs an
 // onnxruntime-node that profiles (1.21 or later).
@@ -147,13 +148,16 @@ async function timeKernels(ort, request, prefix) {
   if (runs.length !== request.runs) throw new Error(`the profile holds ${runs.length} timed runs`);
   // Each kernel's fastest run (a busy machine's preemptions only add to a kernel's wall time),
   // summed over the kernels.
-  const fastest = new Map();
+  const fastest = new Map(), type = new Map();
   for (const run of runs)
     for (const k of kernels)
-      if (k.ts >= run.ts && k.ts <= run.ts + run.dur)
+      if (k.ts >= run.ts && k.ts <= run.ts + run.dur) {
         fastest.set(k.name, Math.min(fastest.get(k.name) ?? Infinity, k.dur));
-  const types = [...new Set(kernels.map((k) => k.args.op_name))];
-  return {ms: [...fastest.values()].reduce((sum, us) => sum + us, 0) / 1e3, kernels: types};
+        type.set(k.name, k.args.op_name);
+      }
+  const byType = {};
+  for (const [name, us] of fastest) byType[type.get(name)] = (byType[type.get(name)] ?? 0) + us / 1e3;
+  return {ms: [...fastest.values()].reduce((sum, us) => sum + us, 0) / 1e3, kernels: byType};
 }
 
 async function serveOpTimes(ort, args) {
