@@ -165,12 +165,14 @@ double MeasuredCostModel::cost(const OpInstance& instance) const {
   std::string key = cost_key(instance);
   std::lock_guard lock(mutex_);
   if (const auto ms = table_.find(key)) return *ms;
+  if (fallback_ && untimed_.contains(key)) return fallback_->cost(instance);
   double ms = 0;
   try {
     ms = timer_->time_ms(instance);
   } catch (const Error&) {
-    if (fallback_) return fallback_->cost(instance);
-    throw;
+    if (!fallback_) throw;
+    untimed_.insert(std::move(key));
+    return fallback_->cost(instance);
   }
   table_.set(std::move(key), ms);
   ++measured_;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 
 #include "tensor/cost_model.hpp"
 #include "tensor/table_cost_model.hpp"
@@ -101,6 +102,8 @@ class MeasuredCostModel final : public tensor::CostModel {
   mutable tensor::CostTable table_;
   mutable std::size_t measured_ = 0;
   mutable bool dirty_ = false;
+  // Instances the timer could not time: priced by the fallback without asking it again.
+  mutable std::unordered_set<std::string> untimed_;
 };
 
 }  // namespace mctsat::runtime

@@ -130,5 +130,33 @@ TEST_CASE("views cost nothing; what the executor cannot run fails or falls back"
   CHECK(lenient.name().find("else roofline") != std::string::npos);
 }
 
+// A timer that times matmuls at 1 ms and cannot time anything else, counting its calls.
+class CountingTimer final : public OperatorTimer {
+ public:
+  std::string machine() const override { return "counting timer"; }
+  double time_ms(const OpInstance& instance) const override {
+    ++calls;
+    if (instance.op != Op::kMatmul) throw Error("not a matmul");
+    return 1.0;
+  }
+  mutable int calls = 0;
+};
+
+TEST_CASE("any timer fills the table; an instance it cannot time is asked once") {
+  // The ONNX Runtime timer builds and runs a model per call: asked again for every e-node of an
+  // instance it had refused, a search spent its time in failed timings.
+  const TempDir dir;
+  auto timer = std::make_shared<CountingTimer>();
+  auto roofline = std::make_shared<RooflineCostModel>(builtin_profile("cpu-2core"));
+  const MeasuredCostModel model((dir.path / "c.json").string(), timer, roofline);
+  CHECK(model.cost(matmul().get()) == 1.0);
+  CHECK(model.cost(matmul().get()) == 1.0);
+  CHECK(model.cost(conv().get()) == roofline->cost(conv().get()));
+  CHECK(model.cost(conv().get()) == roofline->cost(conv().get()));
+  CHECK(timer->calls == 2);
+  CHECK(model.measured_count() == 1);
+  CHECK(model.table().machine() == "counting timer");
+}
+
 }  // namespace
 }  // namespace mctsat::runtime
