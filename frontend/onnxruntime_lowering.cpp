@@ -53,7 +53,6 @@ struct AttentionBlock {
 struct SkipNormBlock {
   TensorRef input, skip;       // the sum's operands, [B, S, H]
   NodeId sum = 0;              // the residual sum
-  bool sum_read = false;       // read outside the normalization (pre-LN blocks)
   NodeId gamma = 0, beta = 0;  // [H], with values
   double epsilon = 0;
   NodeId output = 0;  // the normalization's last node
@@ -377,7 +376,11 @@ class Matcher {
     block.beta = beta.node;
     block.epsilon = *epsilon;
     block.output = shifted_out;
-    block.sum_read = consumers_[block.sum] > 2;  // more readers than the mean and x - mean
+    // A sum read outside the normalization (pre-LN blocks: the next residual reads it) is left:
+    // ONNX Runtime 1.30 runs the SkipLayerNormalization that also writes the sum several times
+    // slower than the sum and the LayerNormalization it fuses itself (vit-b16 and vit-tiny
+    // measured 7-9 points faster without it; bench/results/2026-12-06-onnxruntime-costs).
+    if (consumers_[block.sum] > 2) return std::nullopt;  // the mean and x - mean read it
     return block;
   }
 
@@ -639,20 +642,14 @@ class Rewriter {
     node.set_name(name);
     for (const char* input : {"input", "skip", "gamma", "beta"}) node.add_input(input);
     node.add_output("output");
-    std::vector<tensor::TensorType> outputs = {type};
-    if (block.sum_read) {  // the sum itself, for the next residual
-      for (const char* output : {"", "", "sum"}) node.add_output(output);
-      outputs.push_back(type);
-    }
     auto* epsilon = node.add_attribute();
     epsilon->set_name("epsilon");
     epsilon->set_type(onnx::AttributeProto::FLOAT);
     epsilon->set_f(static_cast<float>(block.epsilon));
     const TensorRef normalized =
         opaque(name, "com.microsoft.SkipLayerNormalization", node, {}, "com.microsoft",
-               {block.input, block.skip, {block.gamma, 0}, {block.beta, 0}}, outputs);
+               {block.input, block.skip, {block.gamma, 0}, {block.beta, 0}}, {type});
     replaced_.push_back({block.output, normalized});
-    if (block.sum_read) replaced_.push_back({block.sum, {normalized.node, 1}});
   }
 
   Graph finish() && {

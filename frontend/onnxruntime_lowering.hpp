@@ -22,9 +22,9 @@
 //   transposed back and reshaped to [B, S, C]. (A shifted window's mask is not matched.)
 // A residual sum and the layer normalization of it as exporters decompose it (mean over the last
 // axis, centred, its square's mean plus epsilon, square root, divided, times gamma [H], plus beta
-// [H]) becomes one com.microsoft.SkipLayerNormalization, whose fourth output is the sum when
-// something else reads it (pre-LN blocks: ONNX Runtime fuses such a sum with its norm only when
-// nothing else reads the sum).
+// [H]) becomes one com.microsoft.SkipLayerNormalization when nothing else reads the sum (post-LN
+// blocks). A sum the next residual also reads (pre-LN blocks) is left: ONNX Runtime 1.30 runs
+// the SkipLayerNormalization that also writes the sum slower than what it fuses itself.
 // ONNX Runtime 1.20 fuses neither attention form itself (its matcher wants opset-12 operator
 // versions, (0, 0, N, h) reshape shapes and a -10000 mask, and has no nn.MultiheadAttention
 // pattern); written this way they run 2-9% faster (bench/results/2026-12-05-ort-fusion-gaps). Every

@@ -120,15 +120,15 @@ TEST_CASE("--onnx-ops onnxruntime writes ONNX Runtime's Attention and SkipLayerN
   // The exporters' forms: Hugging Face-style with an additive mask input (bert-layer), with the
   // mask made from token flags (bert-hf-tiny) and causal (gpt2-block), and nn.MultiheadAttention
   // (encoder-tiny, and at batch 4 its heads of all batches along one axis); their residual sums
-  // with layer norms, post-LN (bert-layer: two per layer; bert-hf-tiny: and its embeddings') and
-  // pre-LN (gpt2-block: the sum also feeds the next residual; its first norm reads the input, no
-  // sum).
+  // with layer norms, post-LN (bert-layer: two per layer; bert-hf-tiny: and its embeddings'), not
+  // pre-LN (gpt2-block: the sum also feeds the next residual, and ONNX Runtime 1.30 runs that
+  // form slower; its first norm reads the input, no sum).
   // And torchvision's Swin Transformer: its 10 window attentions without a shift (the 2 shifted
   // ones are not matched), each over a batch of windows with the relative position bias as the
   // attention_bias; its layer norms have no residual sum before them.
   const std::tuple<const char*, int, int> expected[] = {{"bert-layer", 1, 2},
                                                         {"bert-hf-tiny", 1, 3},
-                                                        {"gpt2-block", 1, 1},
+                                                        {"gpt2-block", 1, 0},
                                                         {"encoder-tiny", 1, 2},
                                                         {"encoder-tiny-b4", 1, 2},
                                                         {"swin-t", 10, 0}};
