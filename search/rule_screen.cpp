@@ -3,8 +3,10 @@
 #include "search/rule_screen.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "egraph/multi_match.hpp"
