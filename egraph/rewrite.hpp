@@ -83,6 +83,7 @@ class Rewrite {
   std::uint32_t num_vars() const { return num_vars_; }
   std::span<const Pattern> lhs() const { return lhs_; }
   std::span<const Pattern> rhs() const { return rhs_; }
+  std::span<const Program> programs() const { return programs_; }  // lhs() compiled, in order
 
   // Search phase: read-only on a clean e-graph (safe to run concurrently with other searches).
   // Multi-pattern rules join the matches of their patterns on shared variables. At most `limit`
@@ -126,6 +127,24 @@ class Rewrite {
     if (!conditions_hold(egraph, subst)) return false;
     terms.assign(num_vars_, Pattern{});
     if (!bind_terms(egraph, roots, subst, terms)) return false;
+    if constexpr (Analysis::kMayReject) {
+      for (std::size_t i = 0; i < rhs_.size(); ++i)
+        if (!accepts(egraph, rhs_[i], subst, terms, roots[i])) return false;
+    }
+    return true;
+  }
+
+  // Whether `apply` on this match alone may change the e-graph (its filter and budgets aside),
+  // changing nothing: false only when the match fails the conditions or the binders, or every
+  // binder's ground term is in the e-graph already (apply adds them before the analysis checks)
+  // and the analysis rejects a right-hand side. `terms` as in `passes`.
+  bool may_change(const EGraph<Analysis>& egraph, std::span<const Id> roots,
+                  std::span<const Id> subst, std::vector<Pattern>& terms) const {
+    if (!conditions_hold(egraph, subst)) return false;
+    terms.assign(num_vars_, Pattern{});
+    if (!bind_terms(egraph, roots, subst, terms)) return false;
+    for (const Binder<Analysis>& b : binders_)
+      if (!lookup_ground(egraph, terms[b.var], terms[b.var].root())) return true;
     if constexpr (Analysis::kMayReject) {
       for (std::size_t i = 0; i < rhs_.size(); ++i)
         if (!accepts(egraph, rhs_[i], subst, terms, roots[i])) return false;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "search/rule_screen.hpp"
 #include "search/rule_step.hpp"
 
 namespace mctsat::search {
@@ -38,7 +39,7 @@ GreedyResult run_greedy(tensor::TensorEGraph initial, const dsl::RuleSet& rules,
     std::size_t best_rule = 0;
     double best_cost = current;
     for (std::size_t r = 0; r < rules.size(); ++r) {
-      if (!has_match(result.state, rules, r)) continue;
+      if (!may_change(result.state, rules, r)) continue;
       tensor::TensorEGraph candidate = result.state;
       std::vector<bool> enabled(rules.size(), false);
       enabled[r] = true;

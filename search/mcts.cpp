@@ -16,6 +16,7 @@
 #include <tbb/task_group.h>
 
 #include "search/first_change.hpp"
+#include "search/rule_screen.hpp"
 #include "search/rule_step.hpp"
 #include "search/search_arena.hpp"
 #include "support/error.hpp"
@@ -265,7 +266,7 @@ class Planner {
   // nullptr when it changes nothing.
   std::unique_ptr<TensorEGraph> apply(const TensorEGraph& state, std::size_t rule,
                                       std::size_t memory_allowance) const {
-    if (!has_match(state, rules_, rule)) return nullptr;
+    if (!may_change(state, rules_, rule)) return nullptr;
     return apply_matched(state, rule, memory_allowance);
   }
 
@@ -426,7 +427,7 @@ class Planner {
                                          const std::vector<std::size_t>& candidates,
                                          std::size_t memory_allowance) const {
     return search::first_change<TensorEGraph>(
-        candidates.size(), [&](std::size_t i) { return has_match(state, rules_, candidates[i]); },
+        candidates.size(), [&](std::size_t i) { return may_change(state, rules_, candidates[i]); },
         [&](std::size_t i) { return apply_matched(state, candidates[i], memory_allowance); },
         limits_.threads > 1);
   }

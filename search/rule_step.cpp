@@ -15,10 +15,6 @@ egraph::RunnerOptions<tensor::TensorAnalysis> runner_options(const tensor::Tenso
   return runner;
 }
 
-bool has_match(const tensor::TensorEGraph& state, const dsl::RuleSet& rules, std::size_t rule) {
-  return rules.rewrite(rule).search(state.egraph, 1).size() > 0;
-}
-
 egraph::IterationStats apply_rules(tensor::TensorEGraph& state, const dsl::RuleSet& rules,
                                    const std::vector<bool>& enabled, const StepOptions& options) {
   const egraph::Runner<tensor::TensorAnalysis> runner(runner_options(state, options));

@@ -28,10 +28,6 @@ struct StepOptions {
 egraph::IterationStats apply_rules(tensor::TensorEGraph& state, const dsl::RuleSet& rules,
                                    const std::vector<bool>& enabled, const StepOptions& options);
 
-// Whether the rule has a match in the (clean) e-graph: a read-only search that stops at the first.
-// Most rules match nothing in most states; checking first spares copying the state for them.
-bool has_match(const tensor::TensorEGraph& state, const dsl::RuleSet& rules, std::size_t rule);
-
 // Runner options with cycle filtering wired in for this state's roots (when asked).
 egraph::RunnerOptions<tensor::TensorAnalysis> runner_options(const tensor::TensorEGraph& state,
                                                              const StepOptions& options);
