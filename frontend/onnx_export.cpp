@@ -222,17 +222,18 @@ class Exporter {
 
   // A window's padding as the auto_pad that names its mode (the catalog's SAME is ONNX's
   // SAME_UPPER), so that the importer reads the same code back even where another code would read
-  // the same cells (a 1x1 stride-1 VALID convolution is also SAME). A VALID window that SAME would
-  // pad (x of [N, C, H, W]) is written as explicit zero pads instead, which only VALID reads: ONNX
-  // Runtime folds a Pad into the Conv or pool after it only when that node has no auto_pad.
+  // the same cells (a 1x1 stride-1 VALID convolution is also SAME). A VALID window whose output
+  // SAME would size otherwise (x of [N, C, H, W]; where the sizes agree SAME pads nothing) is
+  // written as explicit zero pads instead, which only VALID reads: ONNX Runtime folds a Pad into
+  // the Conv or pool after it only when that node has no auto_pad.
   static void set_window_padding(onnx::NodeProto* n, Padding pad, const tensor::Shape& x,
                                  std::int64_t kernel_h, std::int64_t kernel_w,
                                  std::int64_t stride_h, std::int64_t stride_w) {
-    const auto same_pads = [](std::int64_t in, std::int64_t k, std::int64_t s) {
-      return (in + s - 1) / s != (in - k) / s + 1 || ((in + s - 1) / s - 1) * s + k > in;
+    const auto sizes_differ = [](std::int64_t in, std::int64_t k, std::int64_t s) {
+      return (in + s - 1) / s != (in - k) / s + 1;  // SAME's output size against VALID's
     };
     if (pad == Padding::kValid &&
-        (same_pads(x[2], kernel_h, stride_h) || same_pads(x[3], kernel_w, stride_w))) {
+        (sizes_differ(x[2], kernel_h, stride_h) || sizes_differ(x[3], kernel_w, stride_w))) {
       set_ints(n, "pads", {0, 0, 0, 0});
       return;
     }

@@ -132,13 +132,12 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   // Never slower by surprise: the output is the input when the search found nothing cheaper or,
   // with a measurement, when the optimized graph did not measure faster; the report says so when a
   // graph is written.
-  session.output_is_original = report.result.kept_original ||
-                               (report.measured && !(*report.measured)["faster"].get<bool>());
+  const bool measured_slower = report.measured && !(*report.measured)["faster"].get<bool>();
+  session.output_is_original = report.result.kept_original || measured_slower;
   const bool onnx_output = options.graph_path.ends_with(".onnx");
   // With onnxruntime_ops, an ONNX output is the result lowered to ONNX Runtime's fused operators.
   std::optional<tensor::Graph> lowered;
-  if (onnx_output && options.onnxruntime_ops && !session.check_failed() &&
-      !(report.measured && !(*report.measured)["faster"].get<bool>())) {
+  if (onnx_output && options.onnxruntime_ops && !session.check_failed() && !measured_slower) {
     frontend::OnnxRuntimeLowering lowering = frontend::lower_for_onnxruntime(report.result.graph);
     report.lowering = nlohmann::json{{"attention", lowering.attention},
                                      {"skip_layer_norm", lowering.skip_layer_norm}};
@@ -160,9 +159,8 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
     const ScratchDirectory scratch("mctsat-guard");
     OnnxRuntimeSetup setup{options.guard->onnxruntime_dir, scratch.file("ort-compare.cjs")};
     write_compare_script(setup.script);
-    const GuardVerdict verdict =
-        guard_never_slower(graph, candidate, options.original_file, setup,
-                           options.guard->measure, scratch.file("guard"));
+    const GuardVerdict verdict = guard_never_slower(graph, candidate, options.original_file, setup,
+                                                    options.guard->measure, scratch.file("guard"));
     report.guard = verdict.report;
     session.output_is_original = !verdict.keep_optimized;
   }

@@ -183,11 +183,10 @@ async function main() {
     usage(`cannot load onnxruntime-node from ${args.ort}: ${e.message}`);
   }
   if (args.serve !== undefined) return serveOpTimes(ort, args);
-  const options = sessionOptions;
   const sessions = [];
   for (const model of args.models) {
     try {
-      sessions.push(await ort.InferenceSession.create(model, options));
+      sessions.push(await ort.InferenceSession.create(model, sessionOptions));
     } catch (e) {
       usage(`ONNX Runtime cannot load ${model}: ${e.message}`);
     }
@@ -205,7 +204,7 @@ async function main() {
   if (args.referenceLevel) {
     try {
       reference = await ort.InferenceSession.create(
-          args.models[0], {...options, graphOptimizationLevel: args.referenceLevel});
+          args.models[0], {...sessionOptions, graphOptimizationLevel: args.referenceLevel});
     } catch (e) {
       usage(`ONNX Runtime cannot load ${args.models[0]} at level ${args.referenceLevel}: ${e.message}`);
     }

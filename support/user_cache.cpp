@@ -1,4 +1,4 @@
-// The default location of per-machine caches.
+// The default location of per-user caches.
 #include "support/user_cache.hpp"
 
 #include <cstdlib>
@@ -6,15 +6,16 @@
 
 namespace mctsat {
 
-std::string user_cache_file(const std::string& file) {
-  std::filesystem::path base;
+std::optional<std::string> user_cache_dir() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    base = xdg;
-  else if (const char* home = std::getenv("HOME"); home && *home)
-    base = std::filesystem::path(home) / ".cache";
-  else
-    base = ".";
-  return (base / "mctsat" / file).string();
+    return (std::filesystem::path(xdg) / "mctsat").string();
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return (std::filesystem::path(home) / ".cache" / "mctsat").string();
+  return std::nullopt;
+}
+
+std::string user_cache_file(const std::string& file) {
+  return (std::filesystem::path(user_cache_dir().value_or("./mctsat")) / file).string();
 }
 
 }  // namespace mctsat

@@ -2,7 +2,6 @@
 #include "verify/verifier.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -13,6 +12,7 @@
 #include <tbb/task_arena.h>
 
 #include "support/error.hpp"
+#include "support/user_cache.hpp"
 #include "verify/verify_cache.hpp"
 
 namespace mctsat::verify {
@@ -69,11 +69,9 @@ bool EquationReport::failed() const {
 }
 
 std::optional<std::string> default_cache_dir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/mctsat/verify";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.cache/mctsat/verify";
-  return std::nullopt;
+  const std::optional<std::string> base = user_cache_dir();
+  if (!base) return std::nullopt;
+  return *base + "/verify";
 }
 
 std::vector<EquationReport> verify_library(const dsl::RuleLibrary& library,
