@@ -4,8 +4,8 @@
 # Runtime. Per model: `show` (does it import; operators, opaque ones by type, the estimated cost and
 # the opaque operators' share of it), `optimize --check -o` (the numeric check, the estimate, the
 # export), and study/ort-compare.cjs on the original and the optimized file (same seeded inputs,
-# outputs compared, ROUNDS interleaved timed rounds on one thread). Writes OUT/<id>.show.json,
-# OUT/<id>.optimize.json (or .optimize.log when it fails), OUT/<id>.ort.json, and the table
+# outputs compared, ROUNDS interleaved timed rounds of at least 20 ms per model on one thread).
+# Writes OUT/<id>.show.json, OUT/<id>.optimize.json (or .optimize.log when it fails), OUT/<id>.ort.json, and the table
 # OUT/table.md (also printed). Needs ONNX Runtime: run `ctest -R install_onnxruntime` first.
 # optimize runs with the never-slower guard (MCTSAT_ONNXRUNTIME is that ONNX Runtime unless set);
 # the table shows its decision and paired CPU-time speedups. For ONNX Runtime's contrib operators:
@@ -56,7 +56,8 @@ grep -v '^#' "$manifest" | while IFS="$(printf '\t')" read -r id group _fast _op
   if [ -f "$out/$id.onnx" ]; then
     set --
     for spec in $(echo "$inputs" | tr ';' ' '); do set -- "$@" --input "$spec"; done
-    node "$here/study/ort-compare.cjs" --ort "$ort" --rounds "$rounds" --reference-level disabled \
+    node "$here/study/ort-compare.cjs" --ort "$ort" --rounds "$rounds" --round-ms 20 \
+      --reference-level disabled \
       "$model" "$out/$id.onnx" \
       "$@" >"$out/$id.ort.json" 2>"$out/$id.ort.log" || true
   fi

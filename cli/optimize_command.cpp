@@ -56,6 +56,7 @@ struct OptimizeCliOptions {
   double progress_interval = 10;  // seconds between progress lines off a terminal
   GuardMode guard = GuardMode::kAuto;
   unsigned guard_rounds = study::OnnxRuntimeMeasureOptions{}.rounds;
+  double guard_round_ms = study::OnnxRuntimeMeasureOptions{}.round_ms;
   bool onnxruntime_ops = false;  // --onnx-ops onnxruntime
 };
 
@@ -208,8 +209,14 @@ void add_optimize_command(CLI::App& app) {
       ->default_str("auto");
   command
       ->add_option("--guard-rounds", options->guard_rounds,
-                   "The guard: timed rounds, each runs both models once")
+                   "The guard: timed rounds")
       ->check(CLI::Range(1u, 100000u))
+      ->capture_default_str();
+  command
+      ->add_option("--guard-round-ms", options->guard_round_ms,
+                   "The guard: a round runs each model for at least this many milliseconds, "
+                   "alternating them run by run (0: one run each)")
+      ->check(CLI::Range(0.0, 10000.0))
       ->capture_default_str();
   command
       ->add_option_function<std::string>(
@@ -253,6 +260,7 @@ void add_optimize_command(CLI::App& app) {
                                    "the never-slower guard (--guard) runs ONNX Runtime");
         study::SessionGuard guard{dir, {}};
         guard.measure.rounds = o.guard_rounds;
+        guard.measure.round_ms = o.guard_round_ms;
         guard.measure.seed = o.check_seed;
         session_options.guard = guard;
       }
@@ -300,10 +308,10 @@ void add_optimize_command(CLI::App& app) {
       print_optimize_report(report);
       if (report.lowering) {
         std::cout << fmt::format(
-            "  onnx ops        for ONNX Runtime: {} self-attention blocks as Attention, {} "
-            "residual layer norms as SkipLayerNormalization (com.microsoft)\n",
+            "  onnx ops        for ONNX Runtime: {} self-attention blocks as Attention "
+            "(com.microsoft), {} residual sums before a layer norm written flat\n",
             (*report.lowering)["attention"].get<std::size_t>(),
-            (*report.lowering)["skip_layer_norm"].get<std::size_t>());
+            (*report.lowering)["flat_sums"].get<std::size_t>());
         if (report.lowering->contains("estimated_speedup_percent"))
           std::cout << fmt::format(
               "                  estimated {:+.2f}% with them, as ONNX Runtime runs it\n",

@@ -48,14 +48,10 @@ struct AttentionBlock {
   bool sequence_major = false;  // the output is [S * B, N*h] (torch.nn.MultiheadAttention)
 };
 
-// A residual sum and the layer normalization of it, as exporters decompose it: mean over the last
-// axis, x - mean, its square's mean plus epsilon, square root, divided, times gamma, plus beta.
-struct SkipNormBlock {
-  TensorRef input, skip;       // the sum's operands, [B, S, H]
-  NodeId sum = 0;              // the residual sum
-  NodeId gamma = 0, beta = 0;  // [H], with values
-  double epsilon = 0;
-  NodeId output = 0;  // the normalization's last node
+// A residual sum of two float32 [B, S, H] tensors that only a layer normalization over its last
+// axis reads.
+struct NormedSum {
+  NodeId sum = 0;
 };
 
 class Matcher {
@@ -310,23 +306,30 @@ class Matcher {
     return gather.inputs[0].node;
   }
 
+  // ONNX's LayerNormalization (opset 17) over the last axis, the only reader of a residual sum.
+  std::optional<NormedSum> match_layer_norm(NodeId id) const {
+    if (!opaque_of({id, 0}, "LayerNormalization")) return std::nullopt;
+    const Node& norm = graph_.node(id);
+    const NodeId sum = norm.inputs.empty() ? kNone : norm.inputs[0].node;
+    if (sum == kNone || !residual_sum(sum) || !single_use(sum)) return std::nullopt;
+    const auto payload = OpaquePayload::parse(norm.opaque->payload);
+    if (!payload) return std::nullopt;
+    for (const auto& attribute : payload->node().attribute())
+      if (attribute.name() == "axis" && attribute.i() != -1 && attribute.i() != 2)
+        return std::nullopt;
+    return NormedSum{sum};
+  }
+
   // The decomposed layer normalization whose mean is `mean`, of a residual sum.
-  std::optional<SkipNormBlock> match_skip_norm(NodeId mean) const {
+  std::optional<NormedSum> match_decomposed_norm(NodeId mean) const {
     if (!opaque_of({mean, 0}, "ReduceMean") || !single_use(mean)) return std::nullopt;
     const Node& reduce = graph_.node(mean);
     if (reduce.inputs.size() != 1) return std::nullopt;  // axes as an attribute (opset < 18)
-    SkipNormBlock block;
+    NormedSum block;
     block.sum = reduce.inputs[0].node;
-    const Node& sum = graph_.node(block.sum);
-    const tensor::Shape& shape = sum.outputs[0].shape;
-    if (sum.op != Op::kEwAdd || shape.size() != 3 ||
-        sum.outputs[0].dtype != tensor::DType::kFloat32 ||
-        graph_.type_of(sum.inputs[0]) != sum.outputs[0] ||
-        graph_.type_of(sum.inputs[1]) != sum.outputs[0] ||
-        reduce.outputs[0].shape != tensor::Shape{shape[0], shape[1], 1})
+    const tensor::Shape& shape = graph_.node(block.sum).outputs[0].shape;
+    if (!residual_sum(block.sum) || reduce.outputs[0].shape != tensor::Shape{shape[0], shape[1], 1})
       return std::nullopt;
-    block.input = sum.inputs[0];
-    block.skip = sum.inputs[1];
     // d = sum - mean, read by the square and the division.
     const NodeId centred = sole_consumer(mean);
     if (centred == kNone) return std::nullopt;
@@ -372,14 +375,8 @@ class Matcher {
         graph_.node(gamma.node).value->shape != width ||
         graph_.node(beta.node).value->shape != width)
       return std::nullopt;
-    block.gamma = gamma.node;
-    block.beta = beta.node;
-    block.epsilon = *epsilon;
-    block.output = shifted_out;
-    // A sum read outside the normalization (pre-LN blocks: the next residual reads it) is left:
-    // ONNX Runtime 1.30 runs the SkipLayerNormalization that also writes the sum several times
-    // slower than the sum and the LayerNormalization it fuses itself (vit-b16 and vit-tiny
-    // measured 7-9 points faster without it; bench/results/2026-12-06-onnxruntime-costs).
+    // A sum read outside the normalization (pre-LN blocks: the next residual reads it) is one
+    // ONNX Runtime does not fuse.
     if (consumers_[block.sum] > 2) return std::nullopt;  // the mean and x - mean read it
     return block;
   }
@@ -445,6 +442,15 @@ class Matcher {
   };
 
   bool single_use(NodeId id) const { return consumers_[id] == 1; }
+
+  // A float32 [B, S, H] sum of two operands of its own type.
+  bool residual_sum(NodeId id) const {
+    const Node& sum = graph_.node(id);
+    return sum.op == Op::kEwAdd && sum.outputs[0].shape.size() == 3 &&
+           sum.outputs[0].dtype == tensor::DType::kFloat32 &&
+           graph_.type_of(sum.inputs[0]) == sum.outputs[0] &&
+           graph_.type_of(sum.inputs[1]) == sum.outputs[0];
+  }
 
   NodeId sole_consumer(NodeId id) const {
     if (!single_use(id) || readers_[id].empty()) return kNone;  // none, several, or an output
@@ -633,23 +639,28 @@ class Rewriter {
     replaced_.push_back({block.output, attention});
   }
 
-  void add(const SkipNormBlock& block) {
-    const tensor::TensorType type = graph_.node(block.sum).outputs[0];
-    const std::string name = graph_.node(block.output).name + "/skip_layer_norm";
-    onnx::NodeProto node;
-    node.set_op_type("SkipLayerNormalization");
-    node.set_domain("com.microsoft");
-    node.set_name(name);
-    for (const char* input : {"input", "skip", "gamma", "beta"}) node.add_input(input);
-    node.add_output("output");
-    auto* epsilon = node.add_attribute();
-    epsilon->set_name("epsilon");
-    epsilon->set_type(onnx::AttributeProto::FLOAT);
-    epsilon->set_f(static_cast<float>(block.epsilon));
-    const TensorRef normalized =
-        opaque(name, "com.microsoft.SkipLayerNormalization", node, {}, "com.microsoft",
-               {block.input, block.skip, {block.gamma, 0}, {block.beta, 0}}, {type});
-    replaced_.push_back({block.output, normalized});
+  // The sum of [B*S, H] views of its operands, viewed back as [B, S, H]: ONNX Runtime's
+  // SkipLayerNormalization fusion wants the sum's operands of rank 3, so the normalization stays
+  // its LayerNormalization (reshapes only relabel a buffer).
+  void add(const NormedSum& block) {
+    const Node sum = graph_.node(block.sum);  // a copy: adding nodes moves the graph's nodes
+    const tensor::Shape& shape = sum.outputs[0].shape;
+    const tensor::Shape flat = {shape[0] * shape[1], shape[2]};
+    const auto reshaped = [&](const std::string& name, TensorRef in, const tensor::Shape& to) {
+      Node reshape;
+      reshape.name = name;
+      reshape.op = Op::kReshape;
+      reshape.inputs = {in};
+      reshape.attrs = {to};
+      return add_node(std::move(reshape));
+    };
+    Node flat_sum;
+    flat_sum.name = sum.name + "/flat";
+    flat_sum.op = Op::kEwAdd;
+    flat_sum.inputs = {reshaped(sum.name + "/flat_a", sum.inputs[0], flat),
+                       reshaped(sum.name + "/flat_b", sum.inputs[1], flat)};
+    const TensorRef added = add_node(std::move(flat_sum));
+    replaced_.push_back({block.sum, reshaped(sum.name + "/unflat", added, shape)});
   }
 
   Graph finish() && {
@@ -781,7 +792,7 @@ class Rewriter {
 OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
   const Matcher matcher(graph);
   std::vector<AttentionBlock> blocks;
-  std::vector<SkipNormBlock> norms;
+  std::vector<NormedSum> norms;
   for (NodeId id = 0; id < graph.size(); ++id) {
     if (auto block = matcher.match(id))
       blocks.push_back(std::move(*block));
@@ -789,13 +800,15 @@ OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
       blocks.push_back(std::move(*torch));
     else if (auto windows = matcher.match_windows(id))
       blocks.push_back(std::move(*windows));
-    else if (auto norm = matcher.match_skip_norm(id))
-      norms.push_back(std::move(*norm));
+    else if (auto norm = matcher.match_decomposed_norm(id))
+      norms.push_back(*norm);
+    else if (auto layer_norm = matcher.match_layer_norm(id))
+      norms.push_back(*layer_norm);
   }
   if (blocks.empty() && norms.empty()) return {graph, 0, 0};
   Rewriter rewriter(graph);
   for (const AttentionBlock& block : blocks) rewriter.add(block);
-  for (const SkipNormBlock& norm : norms) rewriter.add(norm);
+  for (const NormedSum& norm : norms) rewriter.add(norm);
   return {std::move(rewriter).finish(), blocks.size(), norms.size()};
 }
 

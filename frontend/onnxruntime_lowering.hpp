@@ -1,6 +1,7 @@
 // Lowering a graph for ONNX Runtime: subgraphs that ONNX Runtime's own graph optimizer leaves
 // unfused are rewritten into the contrib operators (domain com.microsoft) it runs as one kernel,
-// as opaque operators the ONNX exporter writes back as they are.
+// as opaque operators the ONNX exporter writes back as they are; and a fusion it makes into a
+// kernel it runs slower is avoided by writing its pattern in a form the fusion does not match.
 //
 // Self-attention becomes one com.microsoft.Attention (x [B, S, H], the packed [H, 3*N*h] query,
 // key and value weight and [3*N*h] bias, num_heads N), in three exporters' forms:
@@ -20,11 +21,15 @@
 //   and value gathered from it, the query times 1/sqrt(h), the scores plus the relative position
 //   bias (a weight, the attention_bias), softmax (a dropout may follow), times the values,
 //   transposed back and reshaped to [B, S, C]. (A shifted window's mask is not matched.)
-// A residual sum and the layer normalization of it as exporters decompose it (mean over the last
-// axis, centred, its square's mean plus epsilon, square root, divided, times gamma [H], plus beta
-// [H]) becomes one com.microsoft.SkipLayerNormalization when nothing else reads the sum (post-LN
-// blocks). A sum the next residual also reads (pre-LN blocks) is left: ONNX Runtime 1.30 runs
-// the SkipLayerNormalization that also writes the sum slower than what it fuses itself.
+// A residual sum of two [B, S, H] tensors that only a layer normalization over the last axis reads
+// (post-LN blocks; the normalization as exporters decompose it: mean over the last axis, centred,
+// its square's mean plus epsilon, square root, divided, times gamma [H], plus beta [H]; or ONNX's
+// LayerNormalization) is written as the sum of [B*S, H] views of its operands, viewed back as
+// [B, S, H]. ONNX Runtime fuses such a sum of rank-3 tensors and its layer norm into
+// com.microsoft.SkipLayerNormalization, which 1.30 runs about 5x slower than the sum and the
+// LayerNormalization it runs otherwise (0.44 against 0.08-0.09 ms at [1, 128, 768] on the 2-core
+// VM, bench/results/2026-12-06-flat-residual-sums); its fusion wants rank-3 operands. A sum the
+// next residual also reads (pre-LN blocks) is one ONNX Runtime does not fuse, and is left.
 // ONNX Runtime 1.20 fuses neither attention form itself (its matcher wants opset-12 operator
 // versions, (0, 0, N, h) reshape shapes and a -10000 mask, and has no nn.MultiheadAttention
 // pattern); written this way they run 2-9% faster (bench/results/2026-12-05-ort-fusion-gaps). Every
@@ -44,7 +49,7 @@ namespace mctsat::frontend {
 struct OnnxRuntimeLowering {
   tensor::Graph graph;              // validated; the input graph when nothing matched
   std::size_t attention = 0;        // self-attention blocks written as com.microsoft.Attention
-  std::size_t skip_layer_norm = 0;  // residual sums and their layer normalizations
+  std::size_t flat_sums = 0;        // residual sums before a layer norm, written flat
 };
 
 // Expects a validated graph.

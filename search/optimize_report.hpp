@@ -24,8 +24,8 @@ struct OptimizeReport {
   std::optional<nlohmann::json> check;     // --check: the equivalence check's record
   std::optional<nlohmann::json> measured;  // --measure: the measured speedup's record
   std::optional<nlohmann::json> guard;     // -o .onnx: the never-slower guard's verdict
-  // -o .onnx for ONNX Runtime: the blocks written as its contrib operators, {"attention": n,
-  // "skip_layer_norm": n}
+  // -o .onnx for ONNX Runtime: what the lowering wrote, {"attention": n (blocks as its contrib
+  // Attention), "flat_sums": n (residual sums before a layer norm on [B*S, H] views)}
   std::optional<nlohmann::json> lowering;
   // -o: which graph was written, "optimized", or "original" when --measure did not find the
   // optimized one faster.

@@ -179,16 +179,18 @@ std::optional<OnnxRuntimeMeasureOptions> read_measure_onnxruntime(const Reader& 
   OnnxRuntimeMeasureOptions options;
   if (value.is_boolean()) return value.get<bool>() ? std::optional(options) : std::nullopt;
   if (!value.is_object())
-    r.fail(path, fmt::format("expected true, false or an object {{\"rounds\", \"tolerance\"}}, "
-                             "got {}",
+    r.fail(path, fmt::format("expected true, false or an object {{\"rounds\", \"round_ms\", "
+                             "\"tolerance\"}}, got {}",
                              value.dump()));
-  r.only(value, path, {"rounds", "tolerance"});
+  r.only(value, path, {"rounds", "round_ms", "tolerance"});
   if (value.contains("rounds")) {
     const std::uint64_t rounds = r.integer(value["rounds"], path + "/rounds", 1);
     if (rounds > 100000)
       r.fail(path + "/rounds", fmt::format("{} is out of range (<= 100000)", rounds));
     options.rounds = static_cast<unsigned>(rounds);
   }
+  if (value.contains("round_ms"))
+    options.round_ms = r.number(value["round_ms"], path + "/round_ms", 0, true, 10000);
   if (value.contains("tolerance"))
     options.tolerance = r.number(value["tolerance"], path + "/tolerance", 0, false, 1);
   return options;
@@ -549,7 +551,8 @@ Study parse_study(const std::string& text, const std::string& path,
                                        study.measure->threads, study.measure->instances};
               if (study.measure_onnxruntime)
                 identity["measure_onnxruntime"] = {study.measure_onnxruntime->rounds,
-                                                   study.measure_onnxruntime->tolerance};
+                                                   study.measure_onnxruntime->tolerance,
+                                                   study.measure_onnxruntime->round_ms};
               run.id = fmt::format("{:016x}", fnv1a(identity.dump()));
               study.runs.push_back(std::move(run));
             }

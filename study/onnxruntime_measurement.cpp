@@ -140,6 +140,7 @@ json measure_in_onnxruntime(const tensor::Graph& original, const tensor::Graph& 
   std::vector<std::string> argv = {"node",        setup.script,
                                    "--ort",       setup.dir,
                                    "--rounds",    std::to_string(options.rounds),
+                                   "--round-ms",  fmt::format("{}", options.round_ms),
                                    "--tolerance", fmt::format("{}", options.tolerance),
                                    "--seed",      std::to_string(options.seed),
                                    original_file, optimized_file};

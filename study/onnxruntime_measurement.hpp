@@ -19,7 +19,10 @@
 namespace mctsat::study {
 
 struct OnnxRuntimeMeasureOptions {
-  unsigned rounds = 20;     // timed rounds, each runs both models once; >= 1
+  unsigned rounds = 20;     // timed rounds; >= 1
+  // A round runs each model for at least this long (ms; ort-compare.cjs --round-ms): a model of
+  // microseconds is timed over many runs a round, whose mean varies far less than one run's time.
+  double round_ms = 20;
   double tolerance = 1e-3;  // outputs agree when max |a - b| <= tolerance * max(1, max |a|)
   std::uint64_t seed = 1;   // random inputs and weights without values
 };

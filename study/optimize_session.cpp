@@ -140,8 +140,8 @@ SessionResult run_optimize_session(const tensor::Graph& graph, const std::string
   if (onnx_output && options.onnxruntime_ops && !session.check_failed() && !measured_slower) {
     frontend::OnnxRuntimeLowering lowering = frontend::lower_for_onnxruntime(report.result.graph);
     report.lowering = nlohmann::json{{"attention", lowering.attention},
-                                     {"skip_layer_norm", lowering.skip_layer_norm}};
-    if (lowering.attention + lowering.skip_layer_norm > 0) {
+                                     {"flat_sums", lowering.flat_sums}};
+    if (lowering.attention + lowering.flat_sums > 0) {
       lowered = std::move(lowering.graph);
       session.output_is_original = false;
     }

@@ -6,7 +6,7 @@
 //
 // Usage: node ort-compare.cjs --ort DIR ORIGINAL.onnx OPTIMIZED.onnx
 //          [--input NAME=DTYPE:D1,D2,...[:FILL]]... [--tolerance T] [--rounds N] [--seed S]
-//          [--reference-level LEVEL] [--warmup N] [--batch N] [--compact]
+//          [--reference-level LEVEL] [--warmup N] [--batch N] [--round-ms T] [--compact]
 // DIR holds node_modules/onnxruntime-node. An input not given is an error (ONNX Runtime 1.20 does
 // not report input shapes). NAME ends at the last '=' (tensor names may hold ':'). DTYPE is float32, int64, int32 or bool; FILL gives every element one
 // value (e.g. a sample rate) instead of random ones in [-1, 1).
@@ -17,7 +17,12 @@
 // (what PyTorch writes for avg_pool2d(padding=1)), so a correct rewrite of such a file differs from
 // the original as ONNX Runtime optimizes it.
 // --warmup N runs each model N times before timing (default 0); --batch N times N runs per model
-// and round (for models of a few microseconds); --compact prints one line instead of the JSON.
+// and round; --round-ms T (default 0) makes a round last at least T ms per model: the two models
+// then also run alternately for at least 2T ms each before timing, and the batch grows to what
+// that warm-up says fills T ms (so a model of tens of microseconds is timed over hundreds of runs
+// a round, whose sum varies far less than one run). Within a round the two models alternate run
+// by run, the first one changing every run, so both see the same moments of a busy machine.
+// --compact prints one line instead of the JSON.
 //
 // Usage: node ort-compare.cjs --ort DIR --serve-op-times PROFILE_DIR
 // answers timing requests instead (the ONNX Runtime cost model, onnxruntime_operator_timer.hpp),
@@ -38,7 +43,8 @@ function usage(message) {
 }
 
 function parseArgs(argv) {
-  const args = {inputs: [], tolerance: 1e-3, rounds: 15, seed: 1, models: [], warmup: 0, batch: 1};
+  const args = {inputs: [], tolerance: 1e-3, rounds: 15, seed: 1, models: [], warmup: 0, batch: 1,
+                roundMs: 0};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const value = () => {
@@ -53,6 +59,7 @@ function parseArgs(argv) {
     else if (a === "--reference-level") args.referenceLevel = value();
     else if (a === "--warmup") args.warmup = Number(value());
     else if (a === "--batch") args.batch = Number(value());
+    else if (a === "--round-ms") args.roundMs = Number(value());
     else if (a === "--compact") args.compact = true;
     else if (a === "--serve-op-times") args.serve = value();
     else if (a.startsWith("--")) usage(`unknown option ${a}`);
@@ -64,6 +71,7 @@ function parseArgs(argv) {
   if (!(args.rounds >= 1)) usage("--rounds must be at least 1");
   if (!(args.warmup >= 0)) usage("--warmup must be at least 0");
   if (!(args.batch >= 1)) usage("--batch must be at least 1");
+  if (!(args.roundMs >= 0)) usage("--round-ms must be at least 0");
   return args;
 }
 
@@ -237,20 +245,41 @@ async function main() {
     outputs.push({name, shape: x.dims, max_abs_difference: maxAbs, max_abs_value: maxRef, ok});
   }
 
-  // Timing: the two models alternate within a round (the first one changes every round). Each run
-  // is timed by the wall clock and by the process's CPU time: ONNX Runtime runs it on one thread
-  // here, so the CPU time is the run's own work, which other processes on a busy machine delay
-  // but do not add to (the wall clock counts their turns too).
+  // Timing: the two models alternate run by run within a round (the first one changes every run),
+  // and a round's time of a model is its mean over the round's runs. Each run is timed by the wall clock
+  // and by the process's CPU time: ONNX Runtime runs it on one thread here, so the CPU time is the
+  // run's own work, which other processes on a busy machine delay but do not add to (the wall
+  // clock counts their turns too).
+  const runTimed = async (k) => {
+    const cpuStart = process.cpuUsage(), start = process.hrtime.bigint();
+    await sessions[k].run(feedFor(sessions[k]));
+    const used = process.cpuUsage(cpuStart);
+    return {ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: (used.user + used.system) / 1e3};
+  };
   for (let w = 0; w < args.warmup; ++w)
     for (const k of [0, 1]) await sessions[k].run(feedFor(sessions[k]));
+  let batch = args.batch;
+  if (args.roundMs > 0) {
+    let runs = 0, ms = 0;  // ms: the two models' mean time per run, summed over the warm-up runs
+    while (runs < 3 || ms < 2 * args.roundMs) {
+      for (const k of [0, 1]) ms += (await runTimed(k)).ms / 2;
+      ++runs;
+    }
+    batch = Math.max(batch, Math.ceil(args.roundMs * runs / ms));
+  }
   const times = [[], []], cpu = [[], []];
   for (let r = 0; r < args.rounds; ++r) {
-    for (const k of r % 2 === 0 ? [0, 1] : [1, 0]) {
-      const cpuStart = process.cpuUsage(), start = process.hrtime.bigint();
-      for (let b = 0; b < args.batch; ++b) await sessions[k].run(feedFor(sessions[k]));
-      times[k].push(Number(process.hrtime.bigint() - start) / 1e6);
-      const used = process.cpuUsage(cpuStart);
-      cpu[k].push((used.user + used.system) / 1e3);
+    const ms = [0, 0], cpuMs = [0, 0];
+    for (let b = 0; b < batch; ++b) {
+      for (const k of (r + b) % 2 === 0 ? [0, 1] : [1, 0]) {
+        const t = await runTimed(k);
+        ms[k] += t.ms;
+        cpuMs[k] += t.cpuMs;
+      }
+    }
+    for (const k of [0, 1]) {
+      times[k].push(ms[k] / batch);
+      cpu[k].push(cpuMs[k] / batch);
     }
   }
   const ratios = times[1].map((t, r) => t / times[0][r]);
@@ -263,7 +292,8 @@ async function main() {
     onnxruntime: ort.env.versions,
     threads: 1,
     rounds: args.rounds,
-    batch: args.batch,
+    batch,
+    round_ms: args.roundMs,
     original_ms: original,
     optimized_ms: optimized,
     optimized_over_original: quartiles(ratios),

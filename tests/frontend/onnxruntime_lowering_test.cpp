@@ -3,7 +3,8 @@
 // query, key and value weights and biases packed in that order, and the mask expanded to
 // [B, N, S, S] (ONNX Runtime 1.20 misreads a [B, 1, S, S] bias at batch 2); the ONNX export writes
 // it with the contrib domain. A block whose intermediate tensor is read elsewhere, or whose scale
-// is not 1 / sqrt(h), is left as it is. (ONNX Runtime runs the lowered exports of real models in
+// is not 1 / sqrt(h), is left as it is. A residual sum only a layer norm reads is written on
+// [B*S, H] views. (ONNX Runtime runs the lowered exports of real models in
 // tests/cli/torch_models_cli_test.cpp.)
 #include <cmath>
 #include <limits>
@@ -196,4 +197,42 @@ TEST_CASE("a mask from token flags becomes mask_index only with a finite fill") 
     CHECK(dtype == tensor::DType::kFloat32);
     CHECK_FALSE(filter_written);
   }
+}
+
+TEST_CASE("a residual sum only a layer norm reads is written on [B*S, H] views") {
+  // x + y [2, 6, 8], then ONNX's LayerNormalization over the last axis (opset 17); with
+  // `sum_is_output` the sum is also a graph output (as a pre-LN block's next residual reads it).
+  // ONNX Runtime fuses a rank-3 sum and its layer norm into SkipLayerNormalization, which 1.30
+  // runs about 5x slower than the two it replaces: lowered, the sum is of [12, 8] views.
+  auto model = [](bool sum_is_output) {
+    onnx::ModelProto m = model_shell(17);
+    onnx::GraphProto& g = *m.mutable_graph();
+    add_value_info(g.add_input(), "x", {kBatch, kSeq, kWidth});
+    add_value_info(g.add_input(), "y", {kBatch, kSeq, kWidth});
+    add_value_info(g.add_output(), "z", {kBatch, kSeq, kWidth});
+    if (sum_is_output) add_value_info(g.add_output(), "s", {kBatch, kSeq, kWidth});
+    add_initializer(g, "gamma", {kWidth});
+    add_initializer(g, "beta", {kWidth});
+    add_node(g, "Add", {"x", "y"}, {"s"});
+    set_int(add_node(g, "LayerNormalization", {"s", "gamma", "beta"}, {"z"}), "axis", -1);
+    return frontend::graph_from_onnx(bytes_of(m), "norm.onnx");
+  };
+  const frontend::OnnxRuntimeLowering lowered = frontend::lower_for_onnxruntime(model(false));
+  CHECK(lowered.flat_sums == 1);
+  const tensor::Node* norm = find_opaque(lowered.graph, "LayerNormalization");
+  REQUIRE(norm != nullptr);
+  // The norm reads [2, 6, 8] viewed from a sum of [12, 8] views of x and y.
+  const tensor::Node& unflat = lowered.graph.node(norm->inputs[0].node);
+  REQUIRE(unflat.op == Op::kReshape);
+  CHECK(unflat.outputs[0].shape == Shape{kBatch, kSeq, kWidth});
+  const tensor::Node& sum = lowered.graph.node(unflat.inputs[0].node);
+  REQUIRE(sum.op == Op::kEwAdd);
+  CHECK(sum.outputs[0].shape == Shape{kBatch * kSeq, kWidth});
+  for (const TensorRef in : sum.inputs) {
+    const tensor::Node& view = lowered.graph.node(in.node);
+    REQUIRE(view.op == Op::kReshape);
+    CHECK(lowered.graph.node(view.inputs[0].node).op == Op::kInput);
+  }
+  // Read elsewhere, the sum stays (ONNX Runtime does not fuse it).
+  CHECK(frontend::lower_for_onnxruntime(model(true)).flat_sums == 0);
 }

@@ -206,6 +206,9 @@ TEST_CASE("bad configs are errors naming the file and the JSON path") {
       {"{" + base +
            R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"tolerance": 0}})",
        "/measure_onnxruntime/tolerance: 0 is out of range"},
+      {"{" + base +
+           R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"round_ms": -1}})",
+       "/measure_onnxruntime/round_ms: -1 is out of range"},
       {"{" + base + R"("configurations": [{"name": "a"}], "measure_onnxruntime": {"threads": 2}})",
        "/measure_onnxruntime/threads: unknown key 'threads'"},
   };
@@ -269,10 +272,11 @@ TEST_CASE(
   REQUIRE(on.measure_onnxruntime.has_value());
   CHECK(on.measure_onnxruntime->rounds == mctsat::study::OnnxRuntimeMeasureOptions{}.rounds);
   CHECK(on.runs[0].id != plain.runs[0].id);
-  const Study custom =
-      parse("{" + grid + R"(, "measure_onnxruntime": {"rounds": 7, "tolerance": 0.01}})");
+  const Study custom = parse(
+      "{" + grid + R"(, "measure_onnxruntime": {"rounds": 7, "round_ms": 0, "tolerance": 0.01}})");
   REQUIRE(custom.measure_onnxruntime.has_value());
   CHECK(custom.measure_onnxruntime->rounds == 7);
+  CHECK(custom.measure_onnxruntime->round_ms == 0);
   CHECK(custom.measure_onnxruntime->tolerance == doctest::Approx(0.01));
   CHECK(custom.runs[0].id != on.runs[0].id);
 }
