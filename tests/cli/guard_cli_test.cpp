@@ -73,6 +73,36 @@ TEST_CASE("the guard writes the optimized model when ONNX Runtime runs it faster
   CHECK(report["written_graph"] == "optimized");
 }
 
+TEST_CASE("the guard's rounds last --guard-round-ms per model, one run each with 0") {
+  skip_if_unavailable(kOrtDir, "ONNX Runtime");
+  const Scratch scratch("mctsat-guard-round-ms");
+  // A product chain of a few microseconds a run: a round of 100 ms holds many runs on any
+  // machine; with 0 a round is one run of each model.
+  const std::string model = scratch.file("chain.json");
+  std::ofstream(model) << R"({"format": "mctsat-graph", "version": 1, "nodes": [
+    {"name": "x", "op": "input", "attrs": {"shape": [4, 8]}},
+    {"name": "a", "op": "weight", "attrs": {"shape": [8, 8]}},
+    {"name": "b", "op": "weight", "attrs": {"shape": [8, 2]}},
+    {"name": "xa", "op": "matmul", "inputs": ["x", "a"], "attrs": {"act": 0}},
+    {"name": "y", "op": "matmul", "inputs": ["xa", "b"], "attrs": {"act": 0}}],
+    "outputs": ["y"]})";
+  for (const int round_ms : {0, 100}) {
+    CAPTURE(round_ms);
+    const std::string out = scratch.file("chain-" + std::to_string(round_ms) + ".onnx");
+    const json report = run_json("optimize '" + model + "' --strategy greedy -o '" + out + "'" +
+                                 ort_option() + " --guard-rounds 3 --guard-round-ms " +
+                                 std::to_string(round_ms) + " --json");
+    const json& measurement = report["guard"]["measurement"];
+    CAPTURE(measurement.dump());
+    CHECK(measurement["round_ms"].get<double>() == round_ms);
+    CHECK(measurement["rounds"] == 3);
+    if (round_ms == 0)
+      CHECK(measurement["batch"] == 1);
+    else
+      CHECK(measurement["batch"].get<int>() > 1);
+  }
+}
+
 TEST_CASE("the guard's mode is checked before the search") {
   const Scratch scratch("mctsat-guard-usage");
   const auto fails_with = [](const CliResult& r, int status, const std::string& part) {
