@@ -11,6 +11,7 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.hpp"
@@ -29,6 +30,20 @@ std::string ort_option() {
 
 int operators_of(const std::string& model) {
   return run_json("show '" + model + "' --json")["operators"].get<int>();
+}
+
+// Writes to `path` the graph (x A) B, x [rows, inner], A [inner, inner], B [inner, columns], which
+// the rules rewrite to x (A B) with the weight product folded; returns `path`.
+std::string chain_model(const std::string& path, int rows, int inner, int columns) {
+  std::ofstream(path) << fmt::format(R"({{"format": "mctsat-graph", "version": 1, "nodes": [
+    {{"name": "x", "op": "input", "attrs": {{"shape": [{0}, {1}]}}}},
+    {{"name": "a", "op": "weight", "attrs": {{"shape": [{1}, {1}]}}}},
+    {{"name": "b", "op": "weight", "attrs": {{"shape": [{1}, {2}]}}}},
+    {{"name": "xa", "op": "matmul", "inputs": ["x", "a"], "attrs": {{"act": 0}}}},
+    {{"name": "y", "op": "matmul", "inputs": ["xa", "b"], "attrs": {{"act": 0}}}}],
+    "outputs": ["y"]}})",
+                                     rows, inner, columns);
+  return path;
 }
 
 TEST_CASE("the guard writes the original when the optimized model runs slower in ONNX Runtime") {
@@ -54,14 +69,7 @@ TEST_CASE("the guard writes the optimized model when ONNX Runtime runs it faster
   const Scratch scratch("mctsat-guard-faster");
   // (x A) B with x 64x1024, A 1024x1024, B 1024x16: x (A B) multiplies x by one folded 1024x16
   // weight product.
-  const std::string model = scratch.file("chain.json");
-  std::ofstream(model) << R"({"format": "mctsat-graph", "version": 1, "nodes": [
-    {"name": "x", "op": "input", "attrs": {"shape": [64, 1024]}},
-    {"name": "a", "op": "weight", "attrs": {"shape": [1024, 1024]}},
-    {"name": "b", "op": "weight", "attrs": {"shape": [1024, 16]}},
-    {"name": "xa", "op": "matmul", "inputs": ["x", "a"], "attrs": {"act": 0}},
-    {"name": "y", "op": "matmul", "inputs": ["xa", "b"], "attrs": {"act": 0}}],
-    "outputs": ["y"]})";
+  const std::string model = chain_model(scratch.file("chain.json"), 64, 1024, 16);
   const std::string out = scratch.file("chain.onnx");
   const json report = run_json("optimize '" + model + "' --strategy greedy -o '" + out + "'" +
                                ort_option() + " --guard-rounds 10 --json");
@@ -78,14 +86,7 @@ TEST_CASE("the guard's rounds last --guard-round-ms per model, one run each with
   const Scratch scratch("mctsat-guard-round-ms");
   // A product chain of a few microseconds a run: a round of 100 ms holds many runs on any
   // machine; with 0 a round is one run of each model.
-  const std::string model = scratch.file("chain.json");
-  std::ofstream(model) << R"({"format": "mctsat-graph", "version": 1, "nodes": [
-    {"name": "x", "op": "input", "attrs": {"shape": [4, 8]}},
-    {"name": "a", "op": "weight", "attrs": {"shape": [8, 8]}},
-    {"name": "b", "op": "weight", "attrs": {"shape": [8, 2]}},
-    {"name": "xa", "op": "matmul", "inputs": ["x", "a"], "attrs": {"act": 0}},
-    {"name": "y", "op": "matmul", "inputs": ["xa", "b"], "attrs": {"act": 0}}],
-    "outputs": ["y"]})";
+  const std::string model = chain_model(scratch.file("chain.json"), 4, 8, 2);
   for (const int round_ms : {0, 100}) {
     CAPTURE(round_ms);
     const std::string out = scratch.file("chain-" + std::to_string(round_ms) + ".onnx");
