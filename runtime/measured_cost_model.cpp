@@ -169,8 +169,12 @@ double MeasuredCostModel::cost(const OpInstance& instance) const {
   double ms = 0;
   try {
     ms = timer_->time_ms(instance);
-  } catch (const Error&) {
-    if (!fallback_) throw;
+  } catch (const Error& e) {
+    if (!fallback_)
+      throw Error(e.message() +
+                      " (a fallback cost model prices what cannot be timed: --cost-fallback, or "
+                      "cost_fallback=True in Python)",
+                  e.where());
     untimed_.insert(std::move(key));
     return fallback_->cost(instance);
   }

@@ -156,6 +156,12 @@ TEST_CASE("any timer fills the table; an instance it cannot time is asked once")
   CHECK(timer->calls == 2);
   CHECK(model.measured_count() == 1);
   CHECK(model.table().machine() == "counting timer");
+  // Without a fallback, the timer's reason and what would price the instance.
+  const MeasuredCostModel strict((dir.path / "s.json").string(), timer, nullptr);
+  CHECK_THROWS_WITH_AS(strict.cost(conv().get()),
+                       doctest::Contains("not a matmul (a fallback cost model prices what cannot "
+                                         "be timed: --cost-fallback"),
+                       Error);
 }
 
 }  // namespace
