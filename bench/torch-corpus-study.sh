@@ -5,8 +5,9 @@
 # the opaque operators' share of it), `optimize --check -o` (the numeric check, the estimate, the
 # export), and study/ort-compare.cjs on the original and the optimized file (same seeded inputs,
 # outputs compared, ROUNDS interleaved timed rounds of at least 20 ms per model on one thread).
-# Writes OUT/<id>.show.json, OUT/<id>.optimize.json (or .optimize.log when it fails), OUT/<id>.ort.json, and the table
-# OUT/table.md (also printed). Needs ONNX Runtime: run `ctest -R install_onnxruntime` first.
+# Writes OUT/<id>.show.json, OUT/<id>.optimize.json (or .optimize.log when it fails),
+# OUT/<id>.ort.json, and the table OUT/table.md (also printed). Needs ONNX Runtime: run
+# `ctest -R install_onnxruntime` first.
 # optimize runs with the never-slower guard (MCTSAT_ONNXRUNTIME is that ONNX Runtime unless set);
 # the table shows its decision and paired CPU-time speedups. For ONNX Runtime's contrib operators:
 # MCTSAT_STUDY_OPTIONS="--onnx-ops onnxruntime" (the table counts the Attention blocks written).
