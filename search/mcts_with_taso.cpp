@@ -10,13 +10,18 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include "search/eqsat_pass.hpp"
 #include "search/rules_used.hpp"
 #include "search/search_records.hpp"
 
 namespace mctsat::search {
 
-MctsWithTaso::MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoPass pass)
-    : mcts_(std::move(mcts)), taso_(std::move(taso)), taso_graph_(pass.graph) {
+MctsWithTaso::MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoPass pass,
+                           std::optional<EqsatOptions> saturation)
+    : mcts_(std::move(mcts)),
+      taso_(std::move(taso)),
+      taso_graph_(pass.graph),
+      saturation_(std::move(saturation)) {
   taso_.patience = pass.patience;
 }
 
@@ -63,16 +68,30 @@ StrategyResult MctsWithTaso::run(const tensor::Graph& graph, const SearchContext
     run = run_mcts(std::move(initial), context.rules, context.reward, options, limits);
   }
   std::vector<std::size_t> committed;
+  result.state = std::move(run.state);
+  double fallback_cost = input_cost;
   if (taso) {
     if (taso->cost < input_cost) {
+      fallback_cost = taso->cost;
+      if (taso_graph_ == TasoGraph::kFinal) tensor::add_equivalent_graph(result.state, taso->graph);
       result.fallback = std::move(taso->graph);
       committed = taso->applied;
     }
     result.record["taso"] = taso_record(*taso, taso_, context.limits.threads);
   }
-  result.state = std::move(run.state);
-  if (result.fallback && taso_graph_ == TasoGraph::kFinal)
-    tensor::add_equivalent_graph(result.state, *result.fallback);
+  if (saturation_) {
+    SearchLimits pass_limits = context.limits;
+    pass_limits.seconds = std::max(
+        context.limits.seconds - std::chrono::duration<double>(Clock::now() - start).count(), 0.0);
+    pass_limits.memory_bytes = context.limits.memory_bytes / 2;
+    EqsatPassResult pass =
+        run_eqsat_pass(graph, context.rules, context.model, *saturation_, pass_limits);
+    result.record["eqsat_pass"] = std::move(pass.record);
+    if (pass.graph && pass.cost < input_cost) {
+      tensor::add_equivalent_graph(result.state, *pass.graph);
+      if (pass.cost < fallback_cost) result.fallback = std::move(pass.graph);
+    }
+  }
   result.stop = run.stop;
   result.iterations = run.steps.size();
   for (std::size_t i = 0; i < run.state_steps; ++i) committed.push_back(run.steps[i].rule);

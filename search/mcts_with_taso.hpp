@@ -10,13 +10,21 @@
 //     its best graph joins the initial e-graph: the tree search starts from it.
 //   kNone: the tree search alone.
 //
-// With TASO's pass, the result is never worse than TASO's graph: it is StrategyResult::fallback,
-// which the optimizer keeps when the final extraction is not cheaper. Running them side by side
-// does not change either search's result (each is deterministic for its thread count alone).
+// The saturation pass (eqsat_pass.hpp, on by default), after both, with half the memory limit and
+// the time they leave: equality saturation from the input graph with the eqsat options; its
+// extracted graph joins the final e-graph. The report's rules_used stays the committed rules (the
+// tree search's and those of TASO's graph), whichever graph the final extraction takes.
+//
+// With TASO's pass or the saturation pass, the result is never worse than their graphs: the
+// cheaper is StrategyResult::fallback, which the optimizer keeps when the final extraction is not
+// cheaper. Running them side by side does not change either search's result (each is
+// deterministic for its thread count alone).
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
+#include "search/eqsat.hpp"
 #include "search/mcts.hpp"
 #include "search/strategy.hpp"
 #include "search/taso.hpp"
@@ -47,16 +55,20 @@ class MctsWithTaso final : public Strategy {
                                           .commits_rules = true,
                                           .step_hooks = true};
 
-  // TASO's pass runs with `taso`, its patience replaced by the pass's.
-  MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoPass pass);
+  // TASO's pass runs with `taso`, its patience replaced by the pass's; the saturation pass, when
+  // `saturation` is set, with its options.
+  MctsWithTaso(MctsOptions mcts, TasoOptions taso, TasoPass pass,
+               std::optional<EqsatOptions> saturation);
   const StrategyTraits& traits() const override { return kTraits; }
-  // Record: "mcts" (search_records.hpp), and "taso" when TASO's pass ran.
+  // Record: "mcts" (search_records.hpp), "taso" when TASO's pass ran, "eqsat_pass" when the
+  // saturation pass ran (eqsat_pass.hpp).
   StrategyResult run(const tensor::Graph& graph, const SearchContext& context) const override;
 
  private:
   MctsOptions mcts_;
   TasoOptions taso_;
   TasoGraph taso_graph_;
+  std::optional<EqsatOptions> saturation_;
 };
 
 }  // namespace mctsat::search

@@ -29,9 +29,10 @@ struct OptimizeOptions {
   extract::ExtractorOptions extractor;  // both extractors'
   SearchLimits limits;
   EqsatOptions eqsat;
-  MctsOptions mcts;    // greedy reads its PlanLimits (step and e-node limits)
-  TasoOptions taso;    // the taso strategy's, and mcts's TASO pass's
-  TasoPass taso_pass;  // mcts: where TASO's pass joins and its patience (mcts_with_taso.hpp)
+  MctsOptions mcts;        // greedy reads its PlanLimits (step and e-node limits)
+  TasoOptions taso;        // the taso strategy's, and mcts's TASO pass's
+  TasoPass taso_pass;      // mcts: where TASO's pass joins and its patience (mcts_with_taso.hpp)
+  bool eqsat_pass = true;  // mcts: run the saturation pass with `eqsat` (eqsat_pass.hpp)
   // A graph of more than twice this many operators is searched by regions of at most this many
   // (region_search.hpp); 0: always whole.
   std::size_t region_ops = 200;

@@ -86,9 +86,9 @@ OptionSpec choice(std::string name, std::string flag, std::string help,
 constexpr double kMaxNodeLimit = 4294967295.0;
 
 std::vector<OptionSpec> make_registry() {
-  const std::vector<S> all, planners{S::kMcts, S::kGreedy}, mcts{S::kMcts}, eqsat{S::kEqsat},
+  const std::vector<S> all, planners{S::kMcts, S::kGreedy}, mcts{S::kMcts},
       taso_pass{S::kMcts, S::kTaso}, egraphs{S::kEqsat, S::kMcts, S::kGreedy},
-      threaded{S::kEqsat, S::kMcts, S::kTaso};
+      threaded{S::kEqsat, S::kMcts, S::kTaso}, saturating{S::kEqsat, S::kMcts};
   std::vector<OptionSpec> r;
   r.push_back(choice(
       "strategy", "--strategy", "Search strategy", kStrategyNames,
@@ -173,15 +173,16 @@ std::vector<OptionSpec> make_registry() {
       "cycle_filter", "!--no-cycle-filter", "TENSAT's cycle filtering",
       +[](OptimizeOptions& o) -> bool& { return o.limits.cycle_filter; }, egraphs));
   r.push_back(count(
-      "eqsat.node_limit", "--eqsat-node-limit", "E-node limit of eqsat",
-      +[](OptimizeOptions& o) -> std::size_t& { return o.eqsat.node_limit; }, 1, eqsat));
+      "eqsat.node_limit", "--eqsat-node-limit", "E-node limit of eqsat (and of mcts's eqsat pass)",
+      +[](OptimizeOptions& o) -> std::size_t& { return o.eqsat.node_limit; }, 1, saturating));
   r.back().max = kMaxNodeLimit;
   r.push_back(count(
-      "eqsat.iterations", "--iterations", "Iteration limit of eqsat",
-      +[](OptimizeOptions& o) -> std::size_t& { return o.eqsat.iterations; }, 0, eqsat));
+      "eqsat.iterations", "--iterations", "Iteration limit of eqsat (and of mcts's eqsat pass)",
+      +[](OptimizeOptions& o) -> std::size_t& { return o.eqsat.iterations; }, 0, saturating));
   r.push_back(count(
-      "eqsat.k_multi", "--k-multi", "eqsat: multi-pattern rules in the first k iterations",
-      +[](OptimizeOptions& o) -> std::size_t& { return o.eqsat.multi_iterations; }, 0, eqsat));
+      "eqsat.k_multi", "--k-multi",
+      "eqsat (and mcts's eqsat pass): multi-pattern rules in the first k iterations",
+      +[](OptimizeOptions& o) -> std::size_t& { return o.eqsat.multi_iterations; }, 0, saturating));
   r.push_back(count(
       "mcts.simulations", "--simulations", "mcts: simulations per planning step",
       +[](OptimizeOptions& o) -> std::size_t& { return o.mcts.simulations; }, 1, mcts));
@@ -264,6 +265,13 @@ std::vector<OptionSpec> make_registry() {
       "mcts with --taso-graph: stop its taso pass after this many explored graphs without a new "
       "best graph (0: never; the taso strategy itself has no patience)",
       +[](OptimizeOptions& o) -> std::size_t& { return o.taso_pass.patience; }, 0, mcts));
+  r.push_back(flag(
+      "eqsat_pass", "--eqsat-pass,!--no-eqsat-pass",
+      "mcts: also run eqsat from the input graph (--eqsat-node-limit, --iterations, --k-multi; "
+      "after the tree search and taso, in the time left), extract its e-graph with the dag "
+      "extractor and add that graph to the final e-graph; the result is then never worse than it",
+      +[](OptimizeOptions& o) -> bool& { return o.eqsat_pass; }, mcts));
+  r.back().id_only_if_set = true;
   r.push_back(count(
       "region_ops", "--region-ops",
       "A graph of more than twice this many operators is cut between layers into regions of at "

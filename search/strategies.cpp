@@ -117,7 +117,9 @@ std::unique_ptr<Strategy> make_strategy(const OptimizeOptions& options) {
     case StrategyKind::kEqsat:
       return std::make_unique<EqsatStrategy>(options.eqsat);
     case StrategyKind::kMcts:
-      return std::make_unique<MctsWithTaso>(options.mcts, options.taso, options.taso_pass);
+      return std::make_unique<MctsWithTaso>(
+          options.mcts, options.taso, options.taso_pass,
+          options.eqsat_pass ? std::optional<EqsatOptions>(options.eqsat) : std::nullopt);
     case StrategyKind::kGreedy:
       return std::make_unique<GreedyStrategy>(options.mcts);
     case StrategyKind::kTaso:

@@ -69,8 +69,8 @@ struct StrategyResult {
   // The strategy's own record, an object whose keys join the report's (optimize_report.hpp): mcts
   // writes "mcts" (and "taso" for its TASO pass), taso writes "taso"; empty for none.
   nlohmann::json record = nlohmann::json::object();
-  // A graph the optimizer returns when the final extraction is not cheaper (mcts with a taso
-  // graph: TASO's best graph, when it is cheaper than the input).
+  // A graph the optimizer returns when the final extraction is not cheaper (mcts: the cheaper of
+  // TASO's best graph and the saturation pass's graph, when it is cheaper than the input).
   std::optional<tensor::Graph> fallback;
 };
 

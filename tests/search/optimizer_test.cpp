@@ -55,6 +55,7 @@ search::OptimizeOptions base_options(const std::string& strategy) {
   options.mcts.simulations = 16;
   options.mcts.seed = 7;
   options.taso_pass.graph = search::TasoGraph::kNone;  // the tree search alone
+  options.eqsat_pass = false;
   return options;
 }
 

@@ -46,6 +46,7 @@ Run run(const dsl::RuleSet& rules, std::size_t threads, std::size_t batch) {
   options.limits.threads = threads;
   options.mcts.batch = batch;
   options.taso_pass.graph = search::TasoGraph::kNone;  // the tree search alone
+  options.eqsat_pass = false;
   const search::OptimizeResult result = search::optimize(projections(), rules, model, options);
   Run r;
   const nlohmann::json& mcts = result.record.at("mcts");

@@ -49,6 +49,7 @@ search::OptimizeResult optimize(const Graph& graph, const std::string& taso_grap
   search::OptimizeOptions options;
   options.strategy = parse_name(search::kStrategyNames, strategy, "strategy");
   options.taso_pass.graph = parse_name(search::kTasoGraphNames, taso_graph, "taso_graph");
+  options.eqsat_pass = false;     // TASO's pass and the tree search only
   options.mcts.simulations = 32;  // a smaller tree than the default's, for time
   options.mcts.node_limit = 2'000;
   options.taso.budget = 200;
