@@ -1,12 +1,10 @@
 // The saturation pass: saturate a copy of the input graph, extract it, build the graph.
 #include "search/eqsat_pass.hpp"
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
+#include <optional>
 
-#include "extract/extractor.hpp"
-#include "extract/tensor_problem.hpp"
+#include "search/extracted_graph.hpp"
 #include "search/stop_reason.hpp"
 #include "tensor/egraph_conversion.hpp"
 
@@ -20,21 +18,15 @@ EqsatPassResult run_eqsat_pass(const tensor::Graph& graph, const dsl::RuleSet& r
   EqsatOptions quiet = options;
   quiet.progress = {};
   const egraph::RunReport report = run_eqsat(state, rules, quiet, limits);
-  extract::ExtractorOptions extractor_options;
-  extractor_options.max_set_bytes =
-      std::min(extractor_options.max_set_bytes, limits.memory_bytes / 4);
-  const extract::Problem problem = extract::problem_from_tensor(state, model);
-  const extract::Result extraction =
-      extract::make_extractor(extract::ExtractorKind::kDag, extractor_options)->extract(problem);
+  std::optional<ExtractedGraph> extracted = dag_extracted_graph(state, model, limits.memory_bytes);
   EqsatPassResult result;
   result.record = {{"iterations", report.iterations.size()},
                    {"nodes", state.egraph.num_nodes()},
                    {"stop_reason", name_of(kStopReasonNames, from_runner(report.stop))},
                    {"cost_ms", nullptr}};
-  if (std::isfinite(extraction.dag_cost)) {
-    result.graph =
-        tensor::build_graph(state, extract::to_selection(problem, extraction.choice, state));
-    result.cost = tensor::graph_cost(*result.graph, model);
+  if (extracted) {
+    result.cost = extracted->cost;
+    result.graph = std::move(extracted->graph);
     result.record["cost_ms"] = result.cost;
   }
   result.record["seconds"] =

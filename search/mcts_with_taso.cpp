@@ -11,6 +11,7 @@
 #include <tbb/task_group.h>
 
 #include "search/eqsat_pass.hpp"
+#include "search/extracted_graph.hpp"
 #include "search/rules_used.hpp"
 #include "search/search_records.hpp"
 
@@ -69,13 +70,23 @@ StrategyResult MctsWithTaso::run(const tensor::Graph& graph, const SearchContext
   }
   std::vector<std::size_t> committed;
   result.state = std::move(run.state);
+  // The fallback: the cheapest of the passes' own graphs. The tree search's is its final state's
+  // dag extraction: the final extraction of that state grown by the other passes' graphs (a
+  // heuristic warm start, an ILP under its time limit) can end dearer than it (PP-OCRv4-det with
+  // both rule libraries: +7.88% against the state's own +8.12%).
   double fallback_cost = input_cost;
+  const auto offer = [&](tensor::Graph candidate, double cost) {
+    if (cost >= fallback_cost) return;
+    fallback_cost = cost;
+    result.fallback = std::move(candidate);
+  };
+  if (auto tree = dag_extracted_graph(result.state, context.model, limits.memory_bytes))
+    offer(std::move(tree->graph), tree->cost);
   if (taso) {
     if (taso->cost < input_cost) {
-      fallback_cost = taso->cost;
       if (taso_graph_ == TasoGraph::kFinal) tensor::add_equivalent_graph(result.state, taso->graph);
-      result.fallback = std::move(taso->graph);
       committed = taso->applied;
+      offer(std::move(taso->graph), taso->cost);
     }
     result.record["taso"] = taso_record(*taso, taso_, context.limits.threads);
   }
@@ -89,7 +100,7 @@ StrategyResult MctsWithTaso::run(const tensor::Graph& graph, const SearchContext
     result.record["eqsat_pass"] = std::move(pass.record);
     if (pass.graph && pass.cost < input_cost) {
       tensor::add_equivalent_graph(result.state, *pass.graph);
-      if (pass.cost < fallback_cost) result.fallback = std::move(pass.graph);
+      offer(std::move(*pass.graph), pass.cost);
     }
   }
   result.stop = run.stop;

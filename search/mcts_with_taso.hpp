@@ -15,9 +15,9 @@
 // extracted graph joins the final e-graph. The report's rules_used stays the committed rules (the
 // tree search's and those of TASO's graph), whichever graph the final extraction takes.
 //
-// With TASO's pass or the saturation pass, the result is never worse than their graphs: the
-// cheaper is StrategyResult::fallback, which the optimizer keeps when the final extraction is not
-// cheaper. Running them side by side does not change either search's result (each is
+// The result is never worse than any pass's own graph: the tree search's (its final state's dag
+// extraction), TASO's and saturation's; the cheapest is StrategyResult::fallback, which the
+// optimizer keeps when the final extraction is not cheaper. Running them side by side does not change either search's result (each is
 // deterministic for its thread count alone).
 #pragma once
 
