@@ -16,8 +16,9 @@
 // tree search's and those of TASO's graph), whichever graph the final extraction takes.
 //
 // The result is never worse than any pass's own graph: the tree search's (its final state's dag
-// extraction), TASO's and saturation's; the cheapest is StrategyResult::fallback, which the
-// optimizer keeps when the final extraction is not cheaper. Running them side by side does not change either search's result (each is
+// extraction), TASO's and saturation's; the cheapest is StrategyResult::fallback (the record's
+// "fallback" names its pass), which the optimizer keeps when the final extraction is not
+// cheaper. Running the searches side by side does not change either one's result (each is
 // deterministic for its thread count alone).
 #pragma once
 

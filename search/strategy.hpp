@@ -69,8 +69,9 @@ struct StrategyResult {
   // The strategy's own record, an object whose keys join the report's (optimize_report.hpp): mcts
   // writes "mcts" (and "taso" for its TASO pass), taso writes "taso"; empty for none.
   nlohmann::json record = nlohmann::json::object();
-  // A graph the optimizer returns when the final extraction is not cheaper (mcts: the cheaper of
-  // TASO's best graph and the saturation pass's graph, when it is cheaper than the input).
+  // A graph the optimizer returns when the final extraction is not cheaper (mcts: the cheapest of
+  // its passes' graphs, the tree search's, TASO's and the saturation pass's, when it is cheaper
+  // than the input; its record's "fallback" names the pass).
   std::optional<tensor::Graph> fallback;
 };
 

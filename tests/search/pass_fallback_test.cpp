@@ -33,5 +33,6 @@ TEST_CASE("the result is never dearer than the tree search's own extraction") {
       search::optimize(*bert, test_fixtures::taso_rules(), model, options);
   REQUIRE(greedy_cost > tree_cost * (1 + 1e-6));  // the premise: greedy does worse here
   CHECK(result.kept_fallback);
+  CHECK(result.record.at("fallback") == "tree");
   CHECK(result.optimized_cost == doctest::Approx(tree_cost).epsilon(1e-9));
 }
