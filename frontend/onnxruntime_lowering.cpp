@@ -48,12 +48,6 @@ struct AttentionBlock {
   bool sequence_major = false;  // the output is [S * B, N*h] (torch.nn.MultiheadAttention)
 };
 
-// A residual sum of two float32 [B, S, H] tensors that only a layer normalization over its last
-// axis reads.
-struct NormedSum {
-  NodeId sum = 0;
-};
-
 class Matcher {
  public:
   explicit Matcher(const Graph& graph)
@@ -306,8 +300,10 @@ class Matcher {
     return gather.inputs[0].node;
   }
 
+  // The two matchers of a residual sum (residual_sum) that only a layer normalization over its
+  // last axis reads; each returns the sum.
   // ONNX's LayerNormalization (opset 17) over the last axis, the only reader of a residual sum.
-  std::optional<NormedSum> match_layer_norm(NodeId id) const {
+  std::optional<NodeId> match_layer_norm(NodeId id) const {
     if (!opaque_of({id, 0}, "LayerNormalization")) return std::nullopt;
     const Node& norm = graph_.node(id);
     const NodeId sum = norm.inputs.empty() ? kNone : norm.inputs[0].node;
@@ -317,24 +313,23 @@ class Matcher {
     for (const auto& attribute : payload->node().attribute())
       if (attribute.name() == "axis" && attribute.i() != -1 && attribute.i() != 2)
         return std::nullopt;
-    return NormedSum{sum};
+    return sum;
   }
 
   // The decomposed layer normalization whose mean is `mean`, of a residual sum.
-  std::optional<NormedSum> match_decomposed_norm(NodeId mean) const {
+  std::optional<NodeId> match_decomposed_norm(NodeId mean) const {
     if (!opaque_of({mean, 0}, "ReduceMean") || !single_use(mean)) return std::nullopt;
     const Node& reduce = graph_.node(mean);
     if (reduce.inputs.size() != 1) return std::nullopt;  // axes as an attribute (opset < 18)
-    NormedSum block;
-    block.sum = reduce.inputs[0].node;
-    const tensor::Shape& shape = graph_.node(block.sum).outputs[0].shape;
-    if (!residual_sum(block.sum) || reduce.outputs[0].shape != tensor::Shape{shape[0], shape[1], 1})
+    const NodeId sum = reduce.inputs[0].node;
+    const tensor::Shape& shape = graph_.node(sum).outputs[0].shape;
+    if (!residual_sum(sum) || reduce.outputs[0].shape != tensor::Shape{shape[0], shape[1], 1})
       return std::nullopt;
     // d = sum - mean, read by the square and the division.
     const NodeId centred = sole_consumer(mean);
     if (centred == kNone) return std::nullopt;
     const Node& sub = graph_.node(centred);
-    if (sub.op != Op::kEwSub || sub.inputs[0].node != block.sum || sub.inputs[1].node != mean ||
+    if (sub.op != Op::kEwSub || sub.inputs[0].node != sum || sub.inputs[1].node != mean ||
         consumers_[centred] != 2)
       return std::nullopt;
     NodeId square = kNone, divide = kNone;
@@ -377,8 +372,8 @@ class Matcher {
       return std::nullopt;
     // A sum read outside the normalization (pre-LN blocks: the next residual reads it) is one
     // ONNX Runtime does not fuse.
-    if (consumers_[block.sum] > 2) return std::nullopt;  // the mean and x - mean read it
-    return block;
+    if (consumers_[sum] > 2) return std::nullopt;  // the mean and x - mean read it
+    return sum;
   }
 
  private:
@@ -642,8 +637,8 @@ class Rewriter {
   // The sum of [B*S, H] views of its operands, viewed back as [B, S, H]: ONNX Runtime's
   // SkipLayerNormalization fusion wants the sum's operands of rank 3, so the normalization stays
   // its LayerNormalization (reshapes only relabel a buffer).
-  void add(const NormedSum& block) {
-    const Node sum = graph_.node(block.sum);  // a copy: adding nodes moves the graph's nodes
+  void add_flat_sum(NodeId id) {
+    const Node sum = graph_.node(id);  // a copy: adding nodes moves the graph's nodes
     const tensor::Shape& shape = sum.outputs[0].shape;
     const tensor::Shape flat = {shape[0] * shape[1], shape[2]};
     const auto reshaped = [&](const std::string& name, TensorRef in, const tensor::Shape& to) {
@@ -660,7 +655,7 @@ class Rewriter {
     flat_sum.inputs = {reshaped(sum.name + "/flat_a", sum.inputs[0], flat),
                        reshaped(sum.name + "/flat_b", sum.inputs[1], flat)};
     const TensorRef added = add_node(std::move(flat_sum));
-    replaced_.push_back({block.sum, reshaped(sum.name + "/unflat", added, shape)});
+    replaced_.push_back({id, reshaped(sum.name + "/unflat", added, shape)});
   }
 
   Graph finish() && {
@@ -792,7 +787,7 @@ class Rewriter {
 OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
   const Matcher matcher(graph);
   std::vector<AttentionBlock> blocks;
-  std::vector<NormedSum> norms;
+  std::vector<NodeId> sums;  // residual sums only a layer norm reads
   for (NodeId id = 0; id < graph.size(); ++id) {
     if (auto block = matcher.match(id))
       blocks.push_back(std::move(*block));
@@ -800,16 +795,16 @@ OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
       blocks.push_back(std::move(*torch));
     else if (auto windows = matcher.match_windows(id))
       blocks.push_back(std::move(*windows));
-    else if (auto norm = matcher.match_decomposed_norm(id))
-      norms.push_back(*norm);
-    else if (auto layer_norm = matcher.match_layer_norm(id))
-      norms.push_back(*layer_norm);
+    else if (auto sum = matcher.match_decomposed_norm(id))
+      sums.push_back(*sum);
+    else if (auto normed = matcher.match_layer_norm(id))
+      sums.push_back(*normed);
   }
-  if (blocks.empty() && norms.empty()) return {graph, 0, 0};
+  if (blocks.empty() && sums.empty()) return {graph, 0, 0};
   Rewriter rewriter(graph);
   for (const AttentionBlock& block : blocks) rewriter.add(block);
-  for (const NormedSum& norm : norms) rewriter.add(norm);
-  return {std::move(rewriter).finish(), blocks.size(), norms.size()};
+  for (const NodeId sum : sums) rewriter.add_flat_sum(sum);
+  return {std::move(rewriter).finish(), blocks.size(), sums.size()};
 }
 
 }  // namespace mctsat::frontend

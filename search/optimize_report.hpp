@@ -40,9 +40,10 @@ struct OptimizeReport {
   // exploration_seconds, extraction_seconds, egraph {nodes, classes}, iterations, iteration_name
   // (the strategy's unit), stop_reason, rules_used [{rule, count, sketch}], extraction {status,
   // dag_cost_ms, gap, seconds, detail}, kept_original, kept_fallback (the result is the strategy's
-  // fallback graph: mcts's cheapest pass graph, named by "fallback": tree, taso or saturation), optimized_operators, check, measured, guard,
-  // lowering, written_graph and warnings when present, and the strategy's record's keys (mcts:
-  // "mcts", and "taso" with TASO's pass; taso: "taso"; search_records.hpp lists theirs).
+  // fallback graph: mcts's cheapest pass graph, named by "fallback": tree, taso or saturation),
+  // optimized_operators, check, measured, guard, lowering, written_graph and warnings when
+  // present, and the strategy's record's keys (mcts: "mcts", "fallback", "eqsat_pass", and "taso"
+  // with TASO's pass; taso: "taso"; search_records.hpp lists theirs).
   nlohmann::json to_json() const;
 };
 

@@ -20,7 +20,7 @@
 // and round; --round-ms T (default 0) makes a round last at least T ms per model: the two models
 // then also run alternately for at least 2T ms each before timing, and the batch grows to what
 // that warm-up says fills T ms (so a model of tens of microseconds is timed over hundreds of runs
-// a round, whose sum varies far less than one run). Within a round the two models alternate run
+// a round, whose mean varies far less than one run's time). Within a round the two models alternate run
 // by run, the first one changing every run, so both see the same moments of a busy machine.
 // --compact prints one line instead of the JSON.
 //
@@ -246,15 +246,16 @@ async function main() {
   }
 
   // Timing: the two models alternate run by run within a round (the first one changes every run),
-  // and a round's time of a model is its mean over the round's runs. Each run is timed by the wall clock
-  // and by the process's CPU time: ONNX Runtime runs it on one thread here, so the CPU time is the
+  // and a round's time of a model is its mean over the round's runs. Each run is timed by the
+  // wall clock and by the process's CPU time: ONNX Runtime runs it on one thread here, so the CPU time is the
   // run's own work, which other processes on a busy machine delay but do not add to (the wall
   // clock counts their turns too).
   const runTimed = async (k) => {
     const cpuStart = process.cpuUsage(), start = process.hrtime.bigint();
     await sessions[k].run(feedFor(sessions[k]));
     const used = process.cpuUsage(cpuStart);
-    return {ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: (used.user + used.system) / 1e3};
+    return {ms: Number(process.hrtime.bigint() - start) / 1e6,
+            cpuMs: (used.user + used.system) / 1e3};
   };
   for (let w = 0; w < args.warmup; ++w)
     for (const k of [0, 1]) await sessions[k].run(feedFor(sessions[k]));

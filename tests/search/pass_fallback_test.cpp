@@ -22,7 +22,8 @@ TEST_CASE("the result is never dearer than the tree search's own extraction") {
   options.final_extract = extract::ExtractorKind::kGreedy;
   double tree_cost = 0, greedy_cost = 0;
   options.final_egraph = [&](const tensor::TensorEGraph& state) {
-    const auto tree = search::dag_extracted_graph(state, model, search::SearchLimits{}.memory_bytes);
+    const auto tree =
+        search::dag_extracted_graph(state, model, search::SearchLimits{}.memory_bytes);
     REQUIRE(tree);
     tree_cost = tree->cost;
     greedy_cost = extract::make_extractor(extract::ExtractorKind::kGreedy)
