@@ -3,6 +3,7 @@
 #include "frontend/onnx_export.hpp"
 
 #include <map>
+#include <numbers>
 #include <set>
 
 #include <fmt/format.h>
@@ -104,6 +105,7 @@ class Exporter {
                                      "export opset {} redefines it",
                                      n.op_type(), own, versions[domain]));
     }
+    default_opset_ = versions[""];
     for (const auto& [domain, version] : versions) {
       auto* import = model_.add_opset_import();
       import->set_domain(domain);
@@ -372,6 +374,10 @@ class Exporter {
              {out}, n.name);
         return;
       }
+      case Op::kLayerNorm:
+        return emit_layer_norm(id, ins);
+      case Op::kGelu:
+        return emit_gelu(id, ins);
       case Op::kOpaque:
         return emit_opaque(id, ins);
       case Op::kMerge:
@@ -380,6 +386,56 @@ class Exporter {
         break;
     }
     throw node_error(n, fmt::format("{} cannot be written to ONNX", tensor::op_name(n.op)));
+  }
+
+  // A scalar constant of `dtype` named after node `id`.
+  std::string constant(NodeId id, const char* what, double value, DType dtype) {
+    return initializer(graph_.node(id).name + "/" + what, tensor::Tensor({}, value), dtype);
+  }
+
+  // One node of a decomposition of node `id`: its output, named after `id` and `what`.
+  std::string step(NodeId id, const char* type, std::vector<std::string> inputs,
+                   const char* what) {
+    const std::string out = unique(graph_.node(id).name + "/" + what);
+    node(type, std::move(inputs), {out}, out);
+    return out;
+  }
+
+  // LayerNormalization from opset 17; below, the decomposition ONNX Runtime fuses back into it:
+  // mean over the last axis, centre, Pow 2, mean, + epsilon, Sqrt, divide, * scale, + bias.
+  void emit_layer_norm(NodeId id, const std::vector<std::string>& ins) {
+    const Node& n = graph_.node(id);
+    const double epsilon = tensor::attr_float(n.attrs[0]);
+    if (default_opset_ >= 17) {
+      set_float(node("LayerNormalization", ins, {names_[id][0]}, n.name), "epsilon", epsilon);
+      return;
+    }
+    const DType dtype = graph_.type_of(n.inputs[0]).dtype;
+    auto mean = [&](const std::string& of, const char* what) {
+      const std::string out = unique(n.name + "/" + what);
+      set_ints(node("ReduceMean", {of}, {out}, out), "axes", {-1});  // keepdims defaults to 1
+      return out;
+    };
+    const std::string centred = step(id, "Sub", {ins[0], mean(ins[0], "mean")}, "centred");
+    const std::string squared = step(id, "Pow", {centred, constant(id, "two", 2, dtype)}, "squared");
+    const std::string shifted =
+        step(id, "Add", {mean(squared, "variance"), constant(id, "epsilon", epsilon, dtype)},
+             "shifted");
+    const std::string normed = step(id, "Div", {centred, step(id, "Sqrt", {shifted}, "deviation")}, "normed");
+    node("Add", {step(id, "Mul", {normed, ins[1]}, "scaled"), ins[2]}, {names_[id][0]}, n.name);
+  }
+
+  // GELU (ONNX's Gelu needs opset 20) as the erf form ONNX Runtime fuses into its Gelu:
+  // x / sqrt 2, Erf, + 1, * x, * 0.5.
+  void emit_gelu(NodeId id, const std::vector<std::string>& ins) {
+    const Node& n = graph_.node(id);
+    const DType dtype = graph_.type_of(n.inputs[0]).dtype;
+    const std::string scaled =
+        step(id, "Div", {ins[0], constant(id, "sqrt2", std::numbers::sqrt2, dtype)}, "scaled");
+    const std::string one_plus =
+        step(id, "Add", {step(id, "Erf", {scaled}, "erf"), constant(id, "one", 1, dtype)}, "one_plus");
+    node("Mul", {step(id, "Mul", {ins[0], one_plus}, "product"), constant(id, "half", 0.5, dtype)},
+         {names_[id][0]}, n.name);
   }
 
   void emit_opaque(NodeId id, const std::vector<std::string>& ins) {
@@ -439,6 +495,7 @@ class Exporter {
   tensor::Graph graph_;
   onnx::ModelProto model_;
   std::map<NodeId, OpaquePayload> payloads_;
+  std::int64_t default_opset_ = kBaseOpset;
   std::vector<std::vector<std::string>> names_;
   std::set<std::string> used_;
 };

@@ -16,6 +16,8 @@
 //   GlobalAveragePool         globalavgpool
 //   BatchNormalization        batchnorm (another epsilon is added to the variance)  (inference)
 //   Softmax                   softmax (opset < 13 on an inner axis: flatten, softmax, reshape)
+//   LayerNormalization        layernorm epsilon                    (over the last axis, no Mean or
+//                             InvStdDev output; a missing B is zeros)
 //   Concat Split Transpose Reshape Flatten   concat split transpose reshape flatten (any type;
 //                             Split and Reshape with constant sizes / shape, or Reshape with the
 //                             shape ONNX infers)
@@ -480,6 +482,29 @@ bool map_batchnorm(OnnxImporter& im, const OnnxNode& node, std::string& reason) 
   return true;
 }
 
+bool map_layer_norm(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
+  if (has_output(node, 1) || has_output(node, 2)) return fail_with(reason, "Mean or InvStdDev output");
+  const TensorRef x = im.tensor(node.input(0));
+  const tensor::TensorType type = im.type_of(x);
+  if (!floating(type.dtype)) return fail_with(reason, "integer input");
+  const auto rank = static_cast<std::int64_t>(type.shape.size());
+  if (normalize_axis(get_int(node, "axis", -1), rank) != rank - 1)
+    return fail_with(reason, "normalized over more than the last axis");
+  const TensorRef scale = im.tensor(node.input(1));
+  const Shape width = {type.shape.back()};
+  TensorRef bias;
+  if (has_input(node, 2)) {
+    bias = im.tensor(node.input(2));
+  } else {
+    bias = im.add_weight(tensor::Tensor(width, 0.0), type.dtype);
+  }
+  if (im.type_of(scale).shape != width || im.type_of(bias).shape != width)
+    return fail_with(reason, "Scale or B not of the last axis' shape");
+  im.bind(node.output(0), im.add1(Op::kLayerNorm, {x, scale, bias},
+                                  {get_float(node, "epsilon", 1e-5)}, im.node_name()));
+  return true;
+}
+
 const std::map<std::string, Mapping, std::less<>>& mappings() {
   static const std::map<std::string, Mapping, std::less<>> table = {
       {"Relu", unary(Op::kRelu)},
@@ -505,6 +530,7 @@ const std::map<std::string, Mapping, std::less<>>& mappings() {
       {"AveragePool", pool(Op::kPoolAvg)},
       {"GlobalAveragePool", map_global_avg_pool},
       {"BatchNormalization", map_batchnorm},
+      {"LayerNormalization", map_layer_norm},
   };
   return table;
 }

@@ -300,79 +300,12 @@ class Matcher {
     return gather.inputs[0].node;
   }
 
-  // The two matchers of a residual sum (residual_sum) that only a layer normalization over its
-  // last axis reads; each returns the sum.
-  // ONNX's LayerNormalization (opset 17) over the last axis, the only reader of a residual sum.
+  // The residual sum (residual_sum) that layer normalization `id` alone reads.
   std::optional<NodeId> match_layer_norm(NodeId id) const {
-    if (!opaque_of({id, 0}, "LayerNormalization")) return std::nullopt;
     const Node& norm = graph_.node(id);
-    const NodeId sum = norm.inputs.empty() ? kNone : norm.inputs[0].node;
-    if (sum == kNone || !residual_sum(sum) || !single_use(sum)) return std::nullopt;
-    const auto payload = OpaquePayload::parse(norm.opaque->payload);
-    if (!payload) return std::nullopt;
-    for (const auto& attribute : payload->node().attribute())
-      if (attribute.name() == "axis" && attribute.i() != -1 && attribute.i() != 2)
-        return std::nullopt;
-    return sum;
-  }
-
-  // The decomposed layer normalization whose mean is `mean`, of a residual sum.
-  std::optional<NodeId> match_decomposed_norm(NodeId mean) const {
-    if (!opaque_of({mean, 0}, "ReduceMean") || !single_use(mean)) return std::nullopt;
-    const Node& reduce = graph_.node(mean);
-    if (reduce.inputs.size() != 1) return std::nullopt;  // axes as an attribute (opset < 18)
-    const NodeId sum = reduce.inputs[0].node;
-    const tensor::Shape& shape = graph_.node(sum).outputs[0].shape;
-    if (!residual_sum(sum) || reduce.outputs[0].shape != tensor::Shape{shape[0], shape[1], 1})
-      return std::nullopt;
-    // d = sum - mean, read by the square and the division.
-    const NodeId centred = sole_consumer(mean);
-    if (centred == kNone) return std::nullopt;
-    const Node& sub = graph_.node(centred);
-    if (sub.op != Op::kEwSub || sub.inputs[0].node != sum || sub.inputs[1].node != mean ||
-        consumers_[centred] != 2)
-      return std::nullopt;
-    NodeId square = kNone, divide = kNone;
-    for (NodeId id : readers_[centred]) (graph_.node(id).op == Op::kEwDiv ? divide : square) = id;
-    if (square == kNone || divide == kNone || !opaque_of({square, 0}, "Pow") ||
-        graph_.node(square).inputs.size() != 2 || graph_.node(square).inputs[0].node != centred ||
-        scalar_value(graph_.node(square).inputs[1]) != 2.0 || !single_use(square))
-      return std::nullopt;
-    const NodeId variance = sole_consumer(square);
-    if (variance == kNone || !opaque_of({variance, 0}, "ReduceMean") ||
-        graph_.node(variance).inputs.size() != 1 ||
-        graph_.node(variance).outputs[0].shape != reduce.outputs[0].shape)
-      return std::nullopt;
-    const NodeId shifted = sole_consumer(variance);
-    if (shifted == kNone || graph_.node(shifted).op != Op::kEwAdd) return std::nullopt;
-    const Node& add_epsilon = graph_.node(shifted);
-    const auto epsilon =
-        scalar_value(add_epsilon.inputs[add_epsilon.inputs[0].node == variance ? 1 : 0]);
-    const NodeId root = sole_consumer(shifted);
-    if (!epsilon || !(*epsilon > 0 && std::isfinite(*epsilon)) || root == kNone ||
-        !opaque_of({root, 0}, "Sqrt") || sole_consumer(root) != divide)
-      return std::nullopt;
-    const Node& div = graph_.node(divide);
-    if (div.inputs[0].node != centred || div.inputs[1].node != root || !single_use(divide))
-      return std::nullopt;
-    // times gamma, plus beta
-    const NodeId scaled = sole_consumer(divide);
-    if (scaled == kNone || graph_.node(scaled).op != Op::kEwMul || !single_use(scaled))
-      return std::nullopt;
-    const Node& mul = graph_.node(scaled);
-    const TensorRef gamma = mul.inputs[mul.inputs[0].node == divide ? 1 : 0];
-    const NodeId shifted_out = sole_consumer(scaled);
-    if (shifted_out == kNone || graph_.node(shifted_out).op != Op::kEwAdd) return std::nullopt;
-    const Node& add_beta = graph_.node(shifted_out);
-    const TensorRef beta = add_beta.inputs[add_beta.inputs[0].node == scaled ? 1 : 0];
-    const tensor::Shape width = {shape[2]};
-    if (!valued_weight(gamma, 1) || !valued_weight(beta, 1) ||
-        graph_.node(gamma.node).value->shape != width ||
-        graph_.node(beta.node).value->shape != width)
-      return std::nullopt;
-    // A sum read outside the normalization (pre-LN blocks: the next residual reads it) is one
-    // ONNX Runtime does not fuse.
-    if (consumers_[sum] > 2) return std::nullopt;  // the mean and x - mean read it
+    if (norm.op != Op::kLayerNorm) return std::nullopt;
+    const NodeId sum = norm.inputs[0].node;
+    if (!residual_sum(sum) || !single_use(sum)) return std::nullopt;
     return sum;
   }
 
@@ -795,10 +728,8 @@ OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
       blocks.push_back(std::move(*torch));
     else if (auto windows = matcher.match_windows(id))
       blocks.push_back(std::move(*windows));
-    else if (auto sum = matcher.match_decomposed_norm(id))
+    else if (auto sum = matcher.match_layer_norm(id))
       sums.push_back(*sum);
-    else if (auto normed = matcher.match_layer_norm(id))
-      sums.push_back(*normed);
   }
   if (blocks.empty() && sums.empty()) return {graph, 0, 0};
   Rewriter rewriter(graph);

@@ -21,11 +21,8 @@
 //   and value gathered from it, the query times 1/sqrt(h), the scores plus the relative position
 //   bias (a weight, the attention_bias), softmax (a dropout may follow), times the values,
 //   transposed back and reshaped to [B, S, C]. (A shifted window's mask is not matched.)
-// A residual sum of two [B, S, H] tensors that only a layer normalization over the last axis reads
-// (post-LN blocks; the normalization as exporters decompose it: mean over the last axis, centred,
-// its square's mean plus epsilon, square root, divided, times gamma [H], plus beta [H]; or ONNX's
-// LayerNormalization) is written as the sum of [B*S, H] views of its operands, viewed back as
-// [B, S, H]. ONNX Runtime fuses such a sum of rank-3 tensors and its layer norm into
+// A residual sum of two [B, S, H] tensors that only a layernorm reads (post-LN blocks) is written
+// as the sum of [B*S, H] views of its operands, viewed back as [B, S, H]. ONNX Runtime fuses such a sum of rank-3 tensors and its layer norm into
 // com.microsoft.SkipLayerNormalization, which 1.30 runs about 5x slower than the sum and the
 // LayerNormalization it runs otherwise (0.44 against 0.08-0.09 ms at [1, 128, 768] on the 2-core
 // VM, bench/results/2026-12-06-flat-residual-sums); its fusion wants rank-3 operands. A sum the

@@ -275,6 +275,25 @@ std::vector<memory> batchnorm(const dnnl::engine& engine, ExecutorArena& arena, 
   return {dst};
 }
 
+// Layer normalization over the last axis, mean and variance computed at run time.
+std::vector<memory> layer_norm(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
+                               std::span<const Operand> in, std::vector<Step>& steps) {
+  if (in[0].shape.size() < 2 || in[0].shape.size() > 5)
+    throw Error(fmt::format("oneDNN's layer normalization takes rank 2 to 5, got rank {}",
+                            in[0].shape.size()));
+  const auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+  const memory dst = fresh(engine, arena, node.outputs[0].shape);
+  const dnnl::layer_normalization_forward::desc desc(
+      dnnl::prop_kind::forward_inference, in[0].memory.get_desc(),
+      static_cast<float>(attr_float(node.attrs[0])), flags);
+  steps.push_back({dnnl::layer_normalization_forward({desc, engine}),
+                   {{DNNL_ARG_SRC, in[0].memory},
+                    {DNNL_ARG_SCALE, in[1].memory},
+                    {DNNL_ARG_SHIFT, in[2].memory},
+                    {DNNL_ARG_DST, dst}}});
+  return {dst};
+}
+
 // One-input operators: an eltwise algorithm (relu, tanh, logistic), clip, softmax, or the mean
 // over the spatial axes (global average pooling).
 std::vector<memory> unary(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
@@ -368,6 +387,8 @@ std::vector<memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
       return unary(engine, arena, node, operands[0], algorithm::eltwise_tanh, steps);
     case Op::kSigmoid:
       return unary(engine, arena, node, operands[0], algorithm::eltwise_logistic, steps);
+    case Op::kGelu:
+      return unary(engine, arena, node, operands[0], algorithm::eltwise_gelu_erf, steps);
     case Op::kClip:
       return clip(engine, arena, node, operands[0], steps);
     case Op::kSoftmax:
@@ -400,6 +421,8 @@ std::vector<memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
       return split(engine, arena, node, operands[0], steps);
     case Op::kBatchNorm:
       return batchnorm(engine, arena, node, operands, steps);
+    case Op::kLayerNorm:
+      return layer_norm(engine, arena, node, operands, steps);
     case Op::kEnlarge:
     case Op::kMerge:
       throw Error(fmt::format(

@@ -152,6 +152,8 @@ std::vector<tensor::Attrs> attribute_choices(Op op, const std::vector<std::int64
       return {{std::int64_t{2}}};
     case Op::kClip:
       return {{0.0, 6.0}};
+    case Op::kLayerNorm:
+      return {{1e-5}};
     case Op::kEwAdd:
     case Op::kEwMul:
     case Op::kEwSub:
@@ -165,6 +167,7 @@ std::vector<tensor::Attrs> attribute_choices(Op op, const std::vector<std::int64
     case Op::kEnlarge:
     case Op::kGlobalAvgPool:
     case Op::kBatchNorm:
+    case Op::kGelu:
       return {{}};  // no attributes
     case Op::kInput:
     case Op::kWeight:
@@ -213,6 +216,8 @@ std::vector<tensor::Op> synthesizable_ops() {
       case Op::kBatchNorm:
       case Op::kSoftmax:
       case Op::kClip:
+      case Op::kLayerNorm:
+      case Op::kGelu:
         out.push_back(sig.op);
         continue;
     }
@@ -247,6 +252,8 @@ bool roles_fit(Op op, const std::vector<bool>& parameter_args) {
       return a.at(0) && a.at(1);
     case Op::kMerge:
       return a.at(0);
+    case Op::kLayerNorm:
+      return !a.at(0) && a.at(1) && a.at(2);
     case Op::kPoolMax:
     case Op::kPoolAvg:
     case Op::kGlobalAvgPool:
@@ -270,6 +277,7 @@ bool roles_fit(Op op, const std::vector<bool>& parameter_args) {
     case Op::kBatchNorm:
     case Op::kSoftmax:
     case Op::kClip:
+    case Op::kGelu:
     case Op::kInput:
     case Op::kWeight:
     case Op::kNoop:

@@ -42,6 +42,8 @@ enum class Op : std::uint8_t {
   kBatchNorm,      // x scale bias mean var: inference batch normalization, epsilon 1e-5
   kSoftmax,        // axis x
   kClip,           // min max x: clamp to [min, max]
+  kLayerNorm,      // epsilon x scale bias: layer normalization over the last axis
+  kGelu,           // x: GELU, erf form: x * (1 + erf(x / sqrt 2)) / 2
   kNoop,           // a b: joins outputs under one root (e-graph only), no data
   kOpaque,         // any other operator: id output_shapes x...; type and attributes kept aside
 };

@@ -63,6 +63,8 @@ constexpr std::array kBatchNormParams = {tensor("x"), tensor("scale"), tensor("b
                                          tensor("mean"), tensor("var")};
 constexpr std::array kSoftmaxParams = {integer("axis", 0, kMaxRankAttr - 1), tensor("x")};
 constexpr std::array kClipParams = {real("min"), real("max"), tensor("x")};
+constexpr std::array kLayerNormParams = {real("epsilon"), tensor("x"), tensor("scale"),
+                                         tensor("bias")};
 constexpr std::array kOpaqueParams = {integer("id", 0, kMaxId), ints("output_shapes"),
                                       tensors("inputs")};
 
@@ -95,6 +97,9 @@ constexpr std::array<OpSignature, kOpCount> kSignatures = {{
     {Op::kBatchNorm, "batchnorm", kBatchNormParams, 1, false, "inference batch normalization"},
     {Op::kSoftmax, "softmax", kSoftmaxParams, 1, false, "softmax along an axis"},
     {Op::kClip, "clip", kClipParams, 1, false, "clamp to [min, max]"},
+    {Op::kLayerNorm, "layernorm", kLayerNormParams, 1, false,
+     "layer normalization over the last axis"},
+    {Op::kGelu, "gelu", kUnaryParams, 1, false, "GELU (erf form)"},
     {Op::kNoop, "noop", kBinaryParams, 1, true, "joins outputs (no data)"},
     {Op::kOpaque, "opaque", kOpaqueParams, -1, false, "operator mctsat cannot rewrite"},
 }};

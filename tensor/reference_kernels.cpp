@@ -233,6 +233,36 @@ Tensor softmax(const Tensor& x, std::int64_t axis) {
   return out;
 }
 
+Tensor layer_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, double epsilon) {
+  const std::int64_t length = x.shape.back(), rows = product(x.shape, 0, x.shape.size() - 1);
+  Tensor out(x.shape);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const auto row = to_size(r * length);
+    double mean = 0.0;
+    for (std::int64_t j = 0; j < length; ++j) mean += x.data[row + to_size(j)];
+    mean /= static_cast<double>(length);
+    double variance = 0.0;
+    for (std::int64_t j = 0; j < length; ++j) {
+      const double centred = x.data[row + to_size(j)] - mean;
+      variance += centred * centred;
+    }
+    variance /= static_cast<double>(length);
+    const double inverse_deviation = 1.0 / std::sqrt(variance + epsilon);
+    for (std::int64_t j = 0; j < length; ++j) {
+      const auto at = row + to_size(j);
+      out.data[at] = (x.data[at] - mean) * inverse_deviation * scale.data[to_size(j)] +
+                     bias.data[to_size(j)];
+    }
+  }
+  return out;
+}
+
+Tensor gelu(const Tensor& x) {
+  Tensor out = x;
+  for (double& v : out.data) v = v * (1.0 + std::erf(v / std::numbers::sqrt2)) / 2.0;
+  return out;
+}
+
 }  // namespace kernels
 
 namespace {
@@ -337,6 +367,10 @@ std::vector<Tensor> evaluate_op(Op op, std::span<const Tensor> inputs, const Att
       for (double& v : out.data) v = std::min(std::max(v, low), high);
       return {std::move(out)};
     }
+    case Op::kLayerNorm:
+      return {kernels::layer_norm(inputs[0], inputs[1], inputs[2], attr_float(attrs[0]))};
+    case Op::kGelu:
+      return {kernels::gelu(inputs[0])};
     case Op::kNoop:
       return {Tensor(Shape{}, 0.0)};
     case Op::kInput:

@@ -45,6 +45,10 @@ Tensor global_avg_pool(const Tensor& x);
 Tensor batchnorm(const Tensor& x, const Tensor& scale, const Tensor& bias, const Tensor& mean,
                  const Tensor& var);
 Tensor softmax(const Tensor& x, std::int64_t axis);
+// Over the last axis: (x - mean) / sqrt(variance + epsilon) * scale + bias, the variance biased
+// (divided by the axis length), as ONNX's LayerNormalization.
+Tensor layer_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, double epsilon);
+Tensor gelu(const Tensor& x);  // x * (1 + erf(x / sqrt 2)) / 2
 
 // Convolution and pooling (reference_conv_kernels.cpp). NCHW; `out_shape` is the inferred shape.
 Tensor conv2d(const Tensor& x, const Tensor& w, std::int64_t stride_h, std::int64_t stride_w,

@@ -107,6 +107,10 @@ double operator_flops(const OpInstance& instance) {
       return kSoftmaxFlops * out;
     case Op::kBatchNorm:
       return kBatchNormFlops * out;
+    case Op::kLayerNorm:
+      return kLayerNormFlops * out;
+    case Op::kGelu:
+      return kGeluFlops * out;
     case Op::kPoolMax:
     case Op::kPoolAvg: {
       const double window =

@@ -58,11 +58,6 @@ class OnnxRuntimePlanner {
 
   AsRunPlan plan() {
     for (NodeId id : order_) {
-      if (weight_only_[id] || plan_.dropped[id]) continue;
-      if (graph_.node(id).op == Op::kEwDiv) fuse_layer_norm(id);
-      if (is_opaque(id, "Erf")) fuse_gelu(id);
-    }
-    for (NodeId id : order_) {
       if (weight_only_[id] || plan_.dropped[id] || plan_.fused[id]) continue;
       visit(id);
     }
@@ -74,85 +69,6 @@ class OnnxRuntimePlanner {
     NodeId node;
     std::uint32_t output;
   };
-
-  bool is_opaque(NodeId id, std::string_view type) const {
-    const Node& node = graph_.node(id);
-    return node.op == Op::kOpaque && node.opaque && node.opaque->type == type;
-  }
-
-  // The node computing `ref` when it is `op` (or the opaque `type`), else nullopt.
-  std::optional<NodeId> producer(TensorRef ref, Op op, std::string_view type = {}) const {
-    if (ref.output != 0 || weight_only_[ref.node]) return std::nullopt;
-    if (graph_.node(ref.node).op != op || (!type.empty() && !is_opaque(ref.node, type)))
-      return std::nullopt;
-    return ref.node;
-  }
-
-  // The sole reader of `id`'s output when it is `op` and reads a weight beside it.
-  std::optional<NodeId> weighted_reader(NodeId id, Op op) const {
-    if (is_output_[id] || readers_[id].size() != 1) return std::nullopt;
-    const Node& reader = graph_.node(readers_[id][0].node);
-    if (reader.op != op || reader.inputs.size() != 2) return std::nullopt;
-    const TensorRef other = reader.inputs[0].node == id ? reader.inputs[1] : reader.inputs[0];
-    if (!weight_only_[other.node]) return std::nullopt;
-    return readers_[id][0].node;
-  }
-
-  // True when every reader of each node of `chain` is in `chain` or is `last`, and none is a
-  // graph output.
-  bool closed(const std::vector<NodeId>& chain, NodeId last) const {
-    return std::ranges::all_of(chain, [&](NodeId id) {
-      return !is_output_[id] && std::ranges::all_of(readers_[id], [&](const Reader& r) {
-        return r.node == last || std::ranges::find(chain, r.node) != chain.end();
-      });
-    });
-  }
-
-  // A layer normalization as exporters decompose it, ending in the division `divide`:
-  // (x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) [* gamma] [+ beta] runs as one kernel
-  // (ONNX Runtime's LayerNormalization fusion): all but its last operator are fused.
-  void fuse_layer_norm(NodeId divide) {
-    const Node& node = graph_.node(divide);
-    const auto centred = producer(node.inputs[0], Op::kEwSub);
-    const auto root = producer(node.inputs[1], Op::kOpaque, "Sqrt");
-    if (!centred || !root) return;
-    const auto mean = producer(graph_.node(*centred).inputs[1], Op::kOpaque, "ReduceMean");
-    const auto shifted = producer(graph_.node(*root).inputs[0], Op::kEwAdd);
-    if (!mean || !shifted) return;
-    const auto variance = producer(graph_.node(*shifted).inputs[0], Op::kOpaque, "ReduceMean");
-    if (!variance) return;
-    const TensorRef squared = graph_.node(*variance).inputs[0];
-    const auto square = producer(squared, Op::kOpaque, "Pow");
-    const auto product = producer(squared, Op::kEwMul);
-    const auto squaring = square ? square : product;
-    if (!squaring || graph_.node(*squaring).inputs[0].node != *centred) return;
-    std::vector<NodeId> chain = {*mean, *centred, *squaring, *variance, *shifted, *root};
-    NodeId last = divide;
-    for (Op op : {Op::kEwMul, Op::kEwAdd}) {
-      const auto next = weighted_reader(last, op);
-      if (!next) break;
-      chain.push_back(last);
-      last = *next;
-    }
-    if (!closed(chain, last)) return;
-    for (NodeId id : chain) plan_.fused[id] = true;
-  }
-
-  // GELU as exporters write its erf form, x * (1 + erf(x / sqrt 2)) * 0.5 (either factor order),
-  // runs as one kernel (ONNX Runtime's Gelu fusion): all but its last operator are fused.
-  void fuse_gelu(NodeId erf) {
-    const auto scaled = producer(graph_.node(erf).inputs[0], Op::kEwDiv);
-    if (!scaled) return;
-    const auto one_plus = weighted_reader(erf, Op::kEwAdd);
-    if (!one_plus || is_output_[*one_plus] || readers_[*one_plus].size() != 1) return;
-    const NodeId times_x = readers_[*one_plus][0].node;
-    if (graph_.node(times_x).op != Op::kEwMul) return;
-    const auto half = weighted_reader(times_x, Op::kEwMul);
-    if (!half) return;
-    const std::vector<NodeId> chain = {*scaled, erf, *one_plus, times_x};
-    if (!closed(chain, *half)) return;
-    for (NodeId id : chain) plan_.fused[id] = true;
-  }
 
   void visit(NodeId id) {
     const Node& node = graph_.node(id);

@@ -15,9 +15,9 @@
 //     (a Gemm's bias), then one relu, sigmoid, tanh or clip;
 //   - Split copies its input; a split reading a convolution's output first copies it out of the
 //     blocked layout, and each of its outputs a conv2d reads is copied back into it;
-//   - a layer normalization as exporters decompose it (mean, centre, square, mean, + eps, sqrt,
-//     divide, [* gamma], [+ beta]) and GELU's erf form (x / sqrt 2, erf, + 1, * x, * 0.5) each run
-//     as one kernel: all but the last operator cost nothing;
+//   - layernorm and gelu run as one kernel each, as the operators they are (the ONNX importer
+//     recognises exporters' decompositions of them, frontend/decomposed_operators.hpp; the
+//     exporter writes the forms ONNX Runtime fuses back);
 //   - its com.microsoft.Attention (what `--onnx-ops onnxruntime` writes; an opaque operator, which
 //     cost models price as data movement) costs its three matrix products: the packed projection,
 //     the scores and the context.

@@ -203,6 +203,7 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
     case Op::kDropout:
     case Op::kIdentity:
     case Op::kClip:
+    case Op::kGelu:
       return same_as_input();
 
     case Op::kTranspose: {
@@ -392,6 +393,21 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
                    std::to_string(rank);
           }))
         return false;
+      return same_as_input();
+    }
+
+    case Op::kLayerNorm: {
+      const S& x = in[0];
+      if (x.empty()) return ctx.fail([] { return std::string("layernorm needs rank >= 1"); });
+      for (std::size_t k = 1; k < 3; ++k) {
+        if (!require_rank(ctx, in[k], 1, k == 1 ? "layernorm scale" : "layernorm bias"))
+          return false;
+        if (!ctx.require(in[k][0] == x.back(), [&] {
+              return std::string(k == 1 ? "layernorm scale" : "layernorm bias") + " has " +
+                     ctx.show(in[k][0]) + " entries for a last axis of " + ctx.show(x.back());
+            }))
+          return false;
+      }
       return same_as_input();
     }
 

@@ -139,7 +139,7 @@ std::vector<std::string> reads(const onnx::GraphProto& graph) {
   return names;
 }
 
-std::vector<Op> ops_of(const tensor::Graph& graph) {
+std::vector<Op> ops_in_order(const tensor::Graph& graph) {
   std::vector<Op> ops;
   for (tensor::NodeId id : graph.topological_order()) ops.push_back(graph.node(id).op);
   return ops;
@@ -171,7 +171,7 @@ TEST_CASE("a file whose nodes are not in topological order imports as the sorted
   for (const auto& order : {std::vector<int>{2, 1, 0}, {1, 0, 2}, {2, 0, 1}}) {
     CAPTURE(order);
     const tensor::Graph graph = frontend::graph_from_onnx(bytes_of(chain(order)), "unsorted");
-    CHECK(ops_of(graph) == ops_of(sorted));
+    CHECK(ops_in_order(graph) == ops_in_order(sorted));
     const std::map<std::string, tensor::Tensor> inputs = {
         {"x", tensor::Tensor({2, 3}, {-1, 2, -3, 4, -5, 6})}};
     CHECK(tensor::interpret(graph, inputs).at(0).data ==
@@ -200,7 +200,7 @@ TEST_CASE("an If whose branches read outer-scope weights and activations exports
   for (const auto& attribute : if_written->attribute())
     CHECK(reads(attribute.g()) == std::vector<std::string>{relu_output, "w"});
   // And it imports back to the same graph.
-  CHECK(ops_of(frontend::graph_from_onnx(bytes_of(written), "if-again")) == ops_of(graph));
+  CHECK(ops_in_order(frontend::graph_from_onnx(bytes_of(written), "if-again")) == ops_in_order(graph));
 }
 
 TEST_CASE("a Loop whose body reads an outer-scope weight exports a valid file") {
@@ -208,7 +208,7 @@ TEST_CASE("a Loop whose body reads an outer-scope weight exports a valid file") 
       frontend::graph_from_onnx(bytes_of(loop_reading_outer_values()), "loop");
   const onnx::ModelProto written = exported(graph);
   CHECK(has_initializer(written.graph(), "w"));
-  CHECK(ops_of(frontend::graph_from_onnx(bytes_of(written), "loop-again")) == ops_of(graph));
+  CHECK(ops_in_order(frontend::graph_from_onnx(bytes_of(written), "loop-again")) == ops_in_order(graph));
 }
 
 TEST_CASE("the opaque evaluator runs If and Loop with the outer values their subgraphs read") {

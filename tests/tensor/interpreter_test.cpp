@@ -470,6 +470,25 @@ TEST_CASE("softmax along an axis") {
                {0.5, 0.5});
 }
 
+TEST_CASE("layernorm normalizes over the last axis, then scales and shifts") {
+  const Tensor x({2, 3}, {1, 2, 3, 0, 0, 6}), scale({3}, {1, 2, 0.5}), bias({3}, {0, 1, -1});
+  // rows: mean 2, variance 2/3 and 8 (biased)
+  check_tensor(run1(Op::kLayerNorm, {x, scale, bias}, {0.0}), {2, 3},
+               {-1.2247448713915890, 1, -0.3876275643042055, -0.7071067811865476,
+                -0.4142135623730951, -0.2928932188134524},
+               1e-12);
+  // epsilon is added to the variance: a constant row normalizes to 0, the shift is left
+  check_tensor(run1(Op::kLayerNorm, {Tensor({1, 2}, {5, 5}), Tensor({2}, {3, 3}),
+                                     Tensor({2}, {0.5, -0.5})},
+                    {1e-5}),
+               {1, 2}, {0.5, -0.5}, 1e-12);
+}
+
+TEST_CASE("gelu is x * Phi(x), the erf form") {
+  check_tensor(run1(Op::kGelu, {Tensor({4}, {-1, 0, 1, 2})}, {}), {4},
+               {-0.15865525393145707, 0, 0.8413447460685429, 1.9544997361036416}, 1e-12);
+}
+
 TEST_CASE("clip clamps to [min, max]") {
   check_tensor(run1(Op::kClip, {Tensor({6}, {-3, -1, 0, 1.5, 2, 5})}, {-1.0, 2.0}), {6},
                {-1, -1, 0, 1.5, 2, 2});

@@ -27,8 +27,8 @@ TEST_CASE("every operator has its own signature, in catalog order") {
       "ewsub",     "ewdiv",    "smul",          "relu",    "tanh",    "sigmoid",
       "dropout",   "identity", "transpose",     "reshape", "flatten", "enlarge",
       "poolmax",   "poolavg",  "globalavgpool", "concat",  "split",   "merge",
-      "batchnorm", "softmax",  "clip",          "noop",    "opaque"};
-  REQUIRE(kOpCount == 29);
+      "batchnorm", "softmax",  "clip",          "layernorm", "gelu",  "noop", "opaque"};
+  REQUIRE(kOpCount == 31);
   REQUIRE(all_signatures().size() == kOpCount);
   for (std::size_t k = 0; k < kOpCount; ++k) {
     const Op op = static_cast<Op>(k);
@@ -76,6 +76,7 @@ TEST_CASE("tensor_count, attr_count and variadic") {
       {Op::kPoolAvg, 1, 6, false}, {Op::kGlobalAvgPool, 1, 0, false}, {Op::kConcat, 1, 2, true},
       {Op::kSplit, 1, 2, false},   {Op::kMerge, 1, 1, false},         {Op::kBatchNorm, 5, 0, false},
       {Op::kSoftmax, 1, 1, false}, {Op::kClip, 1, 2, false},          {Op::kNoop, 2, 0, false},
+      {Op::kLayerNorm, 3, 1, false}, {Op::kGelu, 1, 0, false},
       {Op::kOpaque, 1, 2, true},
   };
   for (const Expected& e : cases) {

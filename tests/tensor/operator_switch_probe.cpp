@@ -35,6 +35,8 @@ int probe(mctsat::tensor::Op op) {
     case Op::kBatchNorm:
     case Op::kSoftmax:
     case Op::kClip:
+    case Op::kLayerNorm:
+    case Op::kGelu:
     case Op::kNoop:
       return 1;
   }

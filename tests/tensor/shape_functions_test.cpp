@@ -402,6 +402,13 @@ TEST_CASE("softmax checks its axis") {
   CHECK_ERROR(infer(Op::kSoftmax, {f32({8, 10})}, {i(2)}),
               "softmax axis 2 is not below the rank 2");
   CHECK_ERROR(infer(Op::kSoftmax, {f32({8, 10})}, {i(8)}), "attribute axis = 8 is outside [0, 7]");
+  CHECK(shape_of(infer(Op::kLayerNorm, {f32({2, 4, 8}), f32({8}), f32({8})}, {1e-5})) ==
+        Shape{2, 4, 8});
+  CHECK_ERROR(infer(Op::kLayerNorm, {f32({2, 4, 8}), f32({4}), f32({8})}, {1e-5}),
+              "layernorm scale has 4 entries for a last axis of 8");
+  CHECK_ERROR(infer(Op::kLayerNorm, {f32({2, 4, 8}), f32({8}), f32({1, 8})}, {1e-5}),
+              "layernorm bias");
+  CHECK(shape_of(infer(Op::kGelu, {f32({3, 5})}, {})) == Shape{3, 5});
 }
 
 TEST_CASE("noop joins two tensors into one scalar output") {
