@@ -37,7 +37,10 @@ class Recogniser {
     RecognisedOperators result;
     for (NodeId id : graph_.topological_order()) {
       if (opaque_of(id, "ReduceMean") && layer_norm(id)) ++result.layer_norms;
-      if (opaque_of(id, "Erf") && gelu(id)) ++result.gelus;
+      if (const auto x = opaque_of(id, "Erf") ? erf_argument(id) : std::nullopt)
+        if (gelu(id, *x, 0)) ++result.gelus;
+      if (const auto x = graph_.node(id).op == Op::kTanh ? tanh_argument(id) : std::nullopt)
+        if (gelu(id, *x, 1)) ++result.gelus;
     }
     if (result.layer_norms + result.gelus == 0) {
       result.graph = graph_;
@@ -193,42 +196,90 @@ class Recogniser {
     return true;
   }
 
-  bool gelu(NodeId erf) {
-    // x / sqrt 2 or x * (1 / sqrt 2)
+  // x when `erf` computes erf(x / sqrt 2) (or erf(x * (1 / sqrt 2))).
+  std::optional<TensorRef> erf_argument(NodeId erf) const {
     const NodeId scaled = graph_.node(erf).inputs[0].node;
     const Node& scale = graph_.node(scaled);
-    if (sole_reader(scaled) != erf || scale.inputs.size() != 2 ||
-        !((scale.op == Op::kEwDiv && scalar(scale.inputs[1]) &&
-           near(*scalar(scale.inputs[1]), std::numbers::sqrt2)) ||
-          (scale.op == Op::kEwMul && scalar(scale.inputs[1]) &&
-           near(*scalar(scale.inputs[1]), 1 / std::numbers::sqrt2))))
-      return false;
-    const TensorRef x = scale.inputs[0];
+    if (sole_reader(scaled) != erf || scale.inputs.size() != 2) return std::nullopt;
+    const auto factor = scalar(scale.inputs[1]);
+    if (!factor || !((scale.op == Op::kEwDiv && near(*factor, std::numbers::sqrt2)) ||
+                     (scale.op == Op::kEwMul && near(*factor, 1 / std::numbers::sqrt2))))
+      return std::nullopt;
+    return scale.inputs[0];
+  }
+
+  // x when `tanh` computes tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)), the cube as Pow(x, 3) or
+  // x * x * x.
+  std::optional<TensorRef> tanh_argument(NodeId tanh) const {
+    const NodeId scaled = graph_.node(tanh).inputs[0].node;
+    if (sole_reader(scaled) != tanh || graph_.node(scaled).op != Op::kEwMul) return std::nullopt;
+    const Node& scale = graph_.node(scaled);
+    for (int side : {0, 1}) {
+      const auto factor = scalar(scale.inputs[1 - side]);
+      if (!factor || !near(*factor, std::sqrt(2 / std::numbers::pi))) continue;
+      const NodeId inner = scale.inputs[side].node;
+      if (sole_reader(inner) != scaled || graph_.node(inner).op != Op::kEwAdd) continue;
+      const Node& sum = graph_.node(inner);
+      for (int term : {0, 1}) {
+        const TensorRef x = sum.inputs[term];
+        const NodeId weighted = sum.inputs[1 - term].node;
+        if (sole_reader(weighted) != inner || graph_.node(weighted).op != Op::kEwMul) continue;
+        const Node& w = graph_.node(weighted);
+        for (int k : {0, 1}) {
+          const auto kappa = scalar(w.inputs[1 - k]);
+          if (kappa && near(*kappa, 0.044715) && sole_reader(w.inputs[k].node) == weighted &&
+              cube_of(w.inputs[k].node, x))
+            return x;
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Whether `cube` computes x^3: Pow(x, 3), x * (x * x) or (x * x) * x.
+  bool cube_of(NodeId cube, TensorRef x) const {
+    const Node& node = graph_.node(cube);
+    if (opaque_of(cube, "Pow"))
+      return node.inputs.size() == 2 && node.inputs[0] == x && scalar(node.inputs[1]) == 3.0;
+    if (node.op != Op::kEwMul) return false;
+    for (int k : {0, 1}) {
+      const NodeId square = node.inputs[k].node;
+      const Node& sq = graph_.node(square);
+      if (node.inputs[1 - k] == x && square != x.node && sole_reader(square) == cube &&
+          sq.op == Op::kEwMul && sq.inputs[0] == x && sq.inputs[1] == x)
+        return true;
+    }
+    return false;
+  }
+
+  // GELU around `activation` (erf or tanh of x's scaled form): 1 + activation, then times x and
+  // 0.5 in either order; becomes gelu(approximate, x).
+  bool gelu(NodeId activation, TensorRef x, std::int64_t approximate) {
     const tensor::TensorType x_type = graph_.type_of(x);
-    const NodeId one_plus = sole_reader(erf);
+    const NodeId one_plus = sole_reader(activation);
     if (one_plus == kNone || graph_.node(one_plus).op != Op::kEwAdd) return false;
-    const auto one = other_operand(one_plus, erf);
+    const auto one = other_operand(one_plus, activation);
     if (!one || scalar(*one) != 1.0) return false;
     const NodeId product = sole_reader(one_plus);
     if (product == kNone || graph_.node(product).op != Op::kEwMul) return false;
     const auto factor = other_operand(product, one_plus);
     if (!factor) return false;
     NodeId last = kNone;
-    if (*factor == x) {  // (x * (1 + erf)) * 0.5
+    if (*factor == x) {  // (x * (1 + a)) * 0.5
       last = sole_reader(product);
       if (last == kNone || graph_.node(last).op != Op::kEwMul) return false;
       const auto half = other_operand(last, product);
       if (!half || scalar(*half) != 0.5) return false;
-    } else {  // (x * 0.5) * (1 + erf)
+    } else {  // (x * 0.5) * (1 + a)
       const NodeId halved = factor->node;
-      const Node& h = graph_.node(halved);
-      if (factor->output != 0 || h.op != Op::kEwMul || sole_reader(halved) != product ||
-          h.inputs[0] != x || scalar(h.inputs[1]) != 0.5)
+      const auto half = other_operand(halved, x.node);
+      if (factor->output != 0 || graph_.node(halved).op != Op::kEwMul ||
+          sole_reader(halved) != product || !half || *half == x || scalar(*half) != 0.5)
         return false;
       last = product;
     }
     if (graph_.type_of({last, 0}) != x_type) return false;
-    replace(last, Op::kGelu, {x}, {});
+    replace(last, Op::kGelu, {x}, {approximate});
     return true;
   }
 

@@ -10,7 +10,10 @@
 //     [n * gamma] [+ beta]      -> layernorm(epsilon, x, gamma or ones, beta or zeros)
 //   with epsilon a positive one-element weight, gamma and beta weights of shape [H] with values;
 //   GELU's erf form (PyTorch's nn.GELU, Hugging Face's gelu):
-//     x / sqrt(2) (or x * 1/sqrt(2)), Erf, + 1, then * x and * 0.5 in either order -> gelu(x)
+//     x / sqrt(2) (or x * 1/sqrt(2)), Erf, + 1, then * x and * 0.5 in either order -> gelu(0, x)
+//   and its tanh approximation (Hugging Face's gelu_new, GPT-2's):
+//     tanh(sqrt(2/pi) * (x + 0.044715 * (Pow(x, 3) or x * x * x))), + 1, then * x and * 0.5
+//     in either order                                                          -> gelu(1, x)
 //   with the constants one-element weights within 1e-6 (relative) of those values.
 // Every intermediate tensor of a match must be read only inside it and be no graph output; the
 // last node's name is kept. Anything else is left as it was.

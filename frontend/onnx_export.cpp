@@ -2,6 +2,7 @@
 // operator, opaque nodes from their payload, and the checker.
 #include "frontend/onnx_export.hpp"
 
+#include <cmath>
 #include <map>
 #include <numbers>
 #include <set>
@@ -425,11 +426,26 @@ class Exporter {
     node("Add", {step(id, "Mul", {normed, ins[1]}, "scaled"), ins[2]}, {names_[id][0]}, n.name);
   }
 
-  // GELU (ONNX's Gelu needs opset 20) as the erf form ONNX Runtime fuses into its Gelu:
-  // x / sqrt 2, Erf, + 1, * x, * 0.5.
+  // GELU (ONNX's Gelu needs opset 20) as the forms ONNX Runtime fuses: the erf form into its Gelu
+  // (x / sqrt 2, Erf, + 1, * x, * 0.5), the tanh approximation into its FastGelu (as Hugging Face
+  // writes it: x * 0.5 times 1 + Tanh(sqrt(2 / pi) * (x + 0.044715 * Pow(x, 3)))).
   void emit_gelu(NodeId id, const std::vector<std::string>& ins) {
     const Node& n = graph_.node(id);
     const DType dtype = graph_.type_of(n.inputs[0]).dtype;
+    if (tensor::attr_int(n.attrs[0]) == 1) {
+      const std::string cube = step(id, "Pow", {ins[0], constant(id, "three", 3, dtype)}, "cube");
+      const std::string inner = step(
+          id, "Add", {ins[0], step(id, "Mul", {cube, constant(id, "kappa", 0.044715, dtype)}, "cubic")},
+          "inner");
+      const std::string scaled = step(
+          id, "Mul", {inner, constant(id, "beta", std::sqrt(2 / std::numbers::pi), dtype)}, "scaled");
+      const std::string one_plus =
+          step(id, "Add", {step(id, "Tanh", {scaled}, "tanh"), constant(id, "one", 1, dtype)},
+               "one_plus");
+      node("Mul", {step(id, "Mul", {ins[0], constant(id, "half", 0.5, dtype)}, "halved"), one_plus},
+           {names_[id][0]}, n.name);
+      return;
+    }
     const std::string scaled =
         step(id, "Div", {ins[0], constant(id, "sqrt2", std::numbers::sqrt2, dtype)}, "scaled");
     const std::string one_plus =

@@ -154,6 +154,8 @@ std::vector<tensor::Attrs> attribute_choices(Op op, const std::vector<std::int64
       return {{0.0, 6.0}};
     case Op::kLayerNorm:
       return {{1e-5}};
+    case Op::kGelu:
+      return {{std::int64_t{0}}, {std::int64_t{1}}};
     case Op::kEwAdd:
     case Op::kEwMul:
     case Op::kEwSub:
@@ -167,7 +169,6 @@ std::vector<tensor::Attrs> attribute_choices(Op op, const std::vector<std::int64
     case Op::kEnlarge:
     case Op::kGlobalAvgPool:
     case Op::kBatchNorm:
-    case Op::kGelu:
       return {{}};  // no attributes
     case Op::kInput:
     case Op::kWeight:

@@ -43,7 +43,7 @@ enum class Op : std::uint8_t {
   kSoftmax,        // axis x
   kClip,           // min max x: clamp to [min, max]
   kLayerNorm,      // epsilon x scale bias: layer normalization over the last axis
-  kGelu,           // x: GELU, erf form: x * (1 + erf(x / sqrt 2)) / 2
+  kGelu,           // approximate x: GELU, 0 the erf form, 1 the tanh approximation
   kNoop,           // a b: joins outputs under one root (e-graph only), no data
   kOpaque,         // any other operator: id output_shapes x...; type and attributes kept aside
 };

@@ -65,6 +65,7 @@ constexpr std::array kSoftmaxParams = {integer("axis", 0, kMaxRankAttr - 1), ten
 constexpr std::array kClipParams = {real("min"), real("max"), tensor("x")};
 constexpr std::array kLayerNormParams = {real("epsilon"), tensor("x"), tensor("scale"),
                                          tensor("bias")};
+constexpr std::array kGeluParams = {integer("approximate", 0, 1), tensor("x")};
 constexpr std::array kOpaqueParams = {integer("id", 0, kMaxId), ints("output_shapes"),
                                       tensors("inputs")};
 
@@ -99,7 +100,7 @@ constexpr std::array<OpSignature, kOpCount> kSignatures = {{
     {Op::kClip, "clip", kClipParams, 1, false, "clamp to [min, max]"},
     {Op::kLayerNorm, "layernorm", kLayerNormParams, 1, false,
      "layer normalization over the last axis"},
-    {Op::kGelu, "gelu", kUnaryParams, 1, false, "GELU (erf form)"},
+    {Op::kGelu, "gelu", kGeluParams, 1, false, "GELU (0 erf form, 1 tanh approximation)"},
     {Op::kNoop, "noop", kBinaryParams, 1, true, "joins outputs (no data)"},
     {Op::kOpaque, "opaque", kOpaqueParams, -1, false, "operator mctsat cannot rewrite"},
 }};

@@ -257,9 +257,13 @@ Tensor layer_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, doub
   return out;
 }
 
-Tensor gelu(const Tensor& x) {
+Tensor gelu(const Tensor& x, bool tanh_approximation) {
+  const double root_two_over_pi = std::sqrt(2 / std::numbers::pi);
   Tensor out = x;
-  for (double& v : out.data) v = v * (1.0 + std::erf(v / std::numbers::sqrt2)) / 2.0;
+  for (double& v : out.data)
+    v = tanh_approximation
+            ? v * (1.0 + std::tanh(root_two_over_pi * (v + 0.044715 * v * v * v))) / 2.0
+            : v * (1.0 + std::erf(v / std::numbers::sqrt2)) / 2.0;
   return out;
 }
 
@@ -370,7 +374,7 @@ std::vector<Tensor> evaluate_op(Op op, std::span<const Tensor> inputs, const Att
     case Op::kLayerNorm:
       return {kernels::layer_norm(inputs[0], inputs[1], inputs[2], attr_float(attrs[0]))};
     case Op::kGelu:
-      return {kernels::gelu(inputs[0])};
+      return {kernels::gelu(inputs[0], integer(0) == 1)};
     case Op::kNoop:
       return {Tensor(Shape{}, 0.0)};
     case Op::kInput:

@@ -48,7 +48,9 @@ Tensor softmax(const Tensor& x, std::int64_t axis);
 // Over the last axis: (x - mean) / sqrt(variance + epsilon) * scale + bias, the variance biased
 // (divided by the axis length), as ONNX's LayerNormalization.
 Tensor layer_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, double epsilon);
-Tensor gelu(const Tensor& x);  // x * (1 + erf(x / sqrt 2)) / 2
+// x * (1 + erf(x / sqrt 2)) / 2, or with `tanh_approximation`
+// x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) / 2.
+Tensor gelu(const Tensor& x, bool tanh_approximation);
 
 // Convolution and pooling (reference_conv_kernels.cpp). NCHW; `out_shape` is the inferred shape.
 Tensor conv2d(const Tensor& x, const Tensor& w, std::int64_t stride_h, std::int64_t stride_w,

@@ -110,7 +110,7 @@ double operator_flops(const OpInstance& instance) {
     case Op::kLayerNorm:
       return kLayerNormFlops * out;
     case Op::kGelu:
-      return kGeluFlops * out;
+      return (int_attr(instance, 0) == 1 ? kGeluTanhFlops : kGeluFlops) * out;
     case Op::kPoolMax:
     case Op::kPoolAvg: {
       const double window =

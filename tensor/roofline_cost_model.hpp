@@ -35,7 +35,8 @@ namespace mctsat::tensor {
 // one FLOP, as FLOP counters usually do, so: sigmoid 1/(1+exp(-x)) = negate, exp, add, divide = 4;
 // tanh = 4 (the same work as sigmoid: tanh(x) = 2 sigmoid(2x) - 1); softmax = max, subtract, exp,
 // sum, divide = 5; relu = 1 compare; clip = 2 compares; the binary ops and smul = 1; gelu
-// x * (1 + erf(x / sqrt 2)) / 2 = divide, erf, add, multiply, multiply = 5; layernorm = sum,
+// x * (1 + erf(x / sqrt 2)) / 2 = divide, erf, add, multiply, multiply = 5 (its tanh
+// approximation: cube 2, scale, add, scale, tanh, add, multiply, multiply = 9); layernorm = sum,
 // subtract, square, sum, multiply by the inverse deviation, scale, shift = 7 (the per-row
 // square root and division not counted).
 inline constexpr double kReluFlops = 1;
@@ -44,6 +45,7 @@ inline constexpr double kTanhFlops = 4;
 inline constexpr double kSoftmaxFlops = 5;
 inline constexpr double kClipFlops = 2;
 inline constexpr double kGeluFlops = 5;
+inline constexpr double kGeluTanhFlops = 9;
 inline constexpr double kLayerNormFlops = 7;
 inline constexpr double kBatchNormFlops = 2;  // x * scale' + bias' (folded at inference)
 
@@ -53,7 +55,7 @@ inline constexpr double kBatchNormFlops = 2;  // x * scale' + bias' (folded at i
 //   ewadd/ewmul/ewsub/ewdiv/smul, relu/tanh/sigmoid/clip/softmax: per output element (see above)
 //   poolmax/poolavg  N * C * Ho * Wo * kh * kw               + activation per output element
 //   globalavgpool    one add per input element + one divide per output element
-//   batchnorm        2 per element; layernorm 7, gelu 5 per element
+//   batchnorm        2 per element; layernorm 7, gelu 5 (tanh form 9) per element
 //   transpose, concat, enlarge, merge, opaque: 0 (data movement only); views: 0
 double operator_flops(const OpInstance& instance);
 // Bytes read and written: every input and every output once, at its element type's size. Enlarge

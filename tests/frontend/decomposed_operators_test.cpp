@@ -1,10 +1,11 @@
 // Layer normalizations and GELUs as exporters decompose them import as the catalog's layernorm and
 // gelu (frontend/decomposed_operators.hpp): PyTorch's and Hugging Face's orders, d * d for the
-// square, no scale and shift, ONNX's LayerNormalization; each computes what the ONNX reference
-// operators compute for the decomposition (the same model with an intermediate tensor also a graph
-// output, which keeps it decomposed); a mean over another axis is left; the export writes the
-// decompositions back (LayerNormalization itself at opset 17) and they import again. (ONNX
-// Runtime runs the exports of real models: tests/cli/torch_models_cli_test.cpp.)
+// square, GELU's tanh approximation (with Pow or products for the cube), no scale and shift,
+// ONNX's LayerNormalization; each computes what the ONNX reference operators compute for the
+// decomposition (the same model with an intermediate tensor also a graph output, which keeps it
+// decomposed); a mean over another axis is left; the export writes the decompositions back
+// (LayerNormalization itself at opset 17) and they import again. (ONNX Runtime runs the exports
+// of real models: tests/cli/torch_models_cli_test.cpp.)
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -36,7 +37,9 @@ void add_scalar(onnx::GraphProto& g, const std::string& name, float value) {
 struct Form {
   bool pow = true;             // Pow(d, 2), else d * d
   bool affine = true;          // * gamma + beta
-  bool torch_gelu = true;      // (x * (1 + erf)) * 0.5, else (x * 0.5) * (1 + erf)
+  bool torch_gelu = true;      // (x * (1 + a)) * 0.5, else (x * 0.5) * (1 + a)
+  bool tanh_gelu = false;      // a = tanh(sqrt(2/pi) (x + 0.044715 x^3)), else erf(x / sqrt 2)
+  bool pow_cube = true;        // x^3 as Pow(x, 3), else x * (x * x)
   int reduce_axis = -1;        // the means' axis
   std::string leak;            // an intermediate tensor also made a graph output
 };
@@ -68,9 +71,25 @@ tensor::Graph decomposed(const Form& form) {
     add_node(g, "Mul", {"n", "gamma"}, {"scaled"});
     add_node(g, "Add", {"beta", "scaled"}, {"h"});  // PyTorch writes the bias first
   }
-  add_node(g, "Div", {"h", "sqrt2"}, {"u"});
-  add_node(g, "Erf", {"u"}, {"erf"});
-  add_node(g, "Add", {"erf", "one"}, {"one_plus"});
+  if (form.tanh_gelu) {
+    add_scalar(g, "three", 3);
+    add_scalar(g, "kappa", 0.044715f);
+    add_scalar(g, "root_two_over_pi", static_cast<float>(std::sqrt(2 / std::numbers::pi)));
+    if (form.pow_cube) {
+      add_node(g, "Pow", {"h", "three"}, {"cube"});
+    } else {
+      add_node(g, "Mul", {"h", "h"}, {"square"});
+      add_node(g, "Mul", {"h", "square"}, {"cube"});
+    }
+    add_node(g, "Mul", {"cube", "kappa"}, {"cubic"});
+    add_node(g, "Add", {"h", "cubic"}, {"inner"});
+    add_node(g, "Mul", {"inner", "root_two_over_pi"}, {"u"});
+    add_node(g, "Tanh", {"u"}, {"act"});
+  } else {
+    add_node(g, "Div", {"h", "sqrt2"}, {"u"});
+    add_node(g, "Erf", {"u"}, {"act"});
+  }
+  add_node(g, "Add", {"act", "one"}, {"one_plus"});
   if (form.torch_gelu) {
     add_node(g, "Mul", {"h", "one_plus"}, {"p"});
     add_node(g, "Mul", {"p", "half"}, {"y"});
@@ -105,22 +124,29 @@ bool has_op_type(const std::string& model_bytes, const std::string& type) {
 }  // namespace
 
 TEST_CASE("exporters' layer norms and GELUs import as layernorm and gelu") {
-  for (const Form& form : {Form{}, Form{.pow = false}, Form{.affine = false},
-                           Form{.torch_gelu = false}}) {
+  for (const Form& form :
+       {Form{}, Form{.pow = false}, Form{.affine = false}, Form{.torch_gelu = false},
+        Form{.tanh_gelu = true}, Form{.torch_gelu = false, .tanh_gelu = true},
+        Form{.tanh_gelu = true, .pow_cube = false}}) {
     CAPTURE(form.pow);
     CAPTURE(form.affine);
     CAPTURE(form.torch_gelu);
+    CAPTURE(form.tanh_gelu);
+    CAPTURE(form.pow_cube);
     const tensor::Graph graph = decomposed(form);
     CHECK(count_op(graph, Op::kLayerNorm) == 1);
     CHECK(count_op(graph, Op::kGelu) == 1);
     CHECK(count_op(graph, Op::kOpaque) == 0);
     CHECK(graph.nodes().size() == 5);  // x, gamma, beta, layernorm, gelu
-    for (const tensor::Node& node : graph.nodes())
-      if (node.op == Op::kLayerNorm) CHECK(tensor::attr_float(node.attrs[0]) == doctest::Approx(1e-5));
+    for (const tensor::Node& node : graph.nodes()) {
+      if (node.op == Op::kLayerNorm)
+        CHECK(tensor::attr_float(node.attrs[0]) == doctest::Approx(1e-5));
+      if (node.op == Op::kGelu) CHECK(tensor::attr_int(node.attrs[0]) == (form.tanh_gelu ? 1 : 0));
+    }
     // The ONNX reference operators' result for the decomposition: kept by a leaked tensor.
     Form layer_norm_kept = form, gelu_kept = form;
     layer_norm_kept.leak = "d";
-    gelu_kept.leak = "erf";
+    gelu_kept.leak = "act";
     const tensor::Graph with_norm_kept = decomposed(layer_norm_kept);
     const tensor::Graph with_gelu_kept = decomposed(gelu_kept);
     CHECK(count_op(with_norm_kept, Op::kLayerNorm) == 0);
@@ -170,11 +196,14 @@ TEST_CASE("ONNX's LayerNormalization imports as layernorm, and the export writes
   CHECK(count_op(again_17, Op::kLayerNorm) == 1);
   check_same_output(at_17, again_17);
 
-  const tensor::Graph gelu = decomposed(Form{});
-  const std::string gelu_exported = frontend::graph_to_onnx(gelu);
-  CHECK(has_op_type(gelu_exported, "Erf"));
-  const tensor::Graph gelu_again = frontend::graph_from_onnx(gelu_exported, "exported.onnx");
-  CHECK(count_op(gelu_again, Op::kGelu) == 1);
-  CHECK(count_op(gelu_again, Op::kLayerNorm) == 1);
-  check_same_output(gelu, gelu_again);
+  for (const bool tanh_gelu : {false, true}) {
+    CAPTURE(tanh_gelu);
+    const tensor::Graph gelu = decomposed(Form{.tanh_gelu = tanh_gelu});
+    const std::string gelu_exported = frontend::graph_to_onnx(gelu);
+    CHECK(has_op_type(gelu_exported, tanh_gelu ? "Tanh" : "Erf"));
+    const tensor::Graph gelu_again = frontend::graph_from_onnx(gelu_exported, "exported.onnx");
+    CHECK(count_op(gelu_again, Op::kGelu) == 1);
+    CHECK(count_op(gelu_again, Op::kLayerNorm) == 1);
+    check_same_output(gelu, gelu_again);
+  }
 }

@@ -119,7 +119,8 @@ TEST_CASE("unary operators, softmax, clip and global average pooling") {
   check_op(Op::kSoftmax, {{2, 3, 5}}, {std::int64_t{1}});
   check_op(Op::kSoftmax, {{4, 6}}, {std::int64_t{1}});
   check_op(Op::kClip, {{4, 6}}, {-0.25, 0.5});
-  check_op(Op::kGelu, {{2, 3, 5}}, {});
+  check_op(Op::kGelu, {{2, 3, 5}}, {std::int64_t{0}});
+  check_op(Op::kGelu, {{2, 3, 5}}, {std::int64_t{1}});
   check_op(Op::kLayerNorm, {{2, 3, 8}, {8}, {8}}, {1e-5});
   check_op(Op::kLayerNorm, {{6, 4}, {4}, {4}}, {0.5});
   check_op(Op::kClip, {{4, 6}}, {0.5, -0.25});  // min > max: everything becomes max

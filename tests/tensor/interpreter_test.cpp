@@ -484,9 +484,12 @@ TEST_CASE("layernorm normalizes over the last axis, then scales and shifts") {
                {1, 2}, {0.5, -0.5}, 1e-12);
 }
 
-TEST_CASE("gelu is x * Phi(x), the erf form") {
-  check_tensor(run1(Op::kGelu, {Tensor({4}, {-1, 0, 1, 2})}, {}), {4},
+TEST_CASE("gelu is x * Phi(x): the erf form, and its tanh approximation") {
+  check_tensor(run1(Op::kGelu, {Tensor({4}, {-1, 0, 1, 2})}, {std::int64_t{0}}), {4},
                {-0.15865525393145707, 0, 0.8413447460685429, 1.9544997361036416}, 1e-12);
+  // x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) / 2
+  check_tensor(run1(Op::kGelu, {Tensor({4}, {-1, 0, 1, 2})}, {std::int64_t{1}}), {4},
+               {-0.15880800939172324, 0, 0.8411919906082768, 1.954597694087775}, 1e-12);
 }
 
 TEST_CASE("clip clamps to [min, max]") {

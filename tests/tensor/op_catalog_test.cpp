@@ -76,7 +76,7 @@ TEST_CASE("tensor_count, attr_count and variadic") {
       {Op::kPoolAvg, 1, 6, false}, {Op::kGlobalAvgPool, 1, 0, false}, {Op::kConcat, 1, 2, true},
       {Op::kSplit, 1, 2, false},   {Op::kMerge, 1, 1, false},         {Op::kBatchNorm, 5, 0, false},
       {Op::kSoftmax, 1, 1, false}, {Op::kClip, 1, 2, false},          {Op::kNoop, 2, 0, false},
-      {Op::kLayerNorm, 3, 1, false}, {Op::kGelu, 1, 0, false},
+      {Op::kLayerNorm, 3, 1, false}, {Op::kGelu, 1, 1, false},
       {Op::kOpaque, 1, 2, true},
   };
   for (const Expected& e : cases) {
