@@ -433,6 +433,8 @@ class Exporter {
     const Node& n = graph_.node(id);
     const DType dtype = graph_.type_of(n.inputs[0]).dtype;
     if (tensor::attr_int(n.attrs[0]) == 1) {
+      const std::string halved =
+          step(id, "Mul", {ins[0], constant(id, "half", 0.5, dtype)}, "halved");
       const std::string cube = step(id, "Pow", {ins[0], constant(id, "three", 3, dtype)}, "cube");
       const std::string inner = step(
           id, "Add", {ins[0], step(id, "Mul", {cube, constant(id, "kappa", 0.044715, dtype)}, "cubic")},
@@ -442,8 +444,7 @@ class Exporter {
       const std::string one_plus =
           step(id, "Add", {step(id, "Tanh", {scaled}, "tanh"), constant(id, "one", 1, dtype)},
                "one_plus");
-      node("Mul", {step(id, "Mul", {ins[0], constant(id, "half", 0.5, dtype)}, "halved"), one_plus},
-           {names_[id][0]}, n.name);
+      node("Mul", {halved, one_plus}, {names_[id][0]}, n.name);
       return;
     }
     const std::string scaled =
