@@ -2,13 +2,32 @@
 #include "verify/axiom_check.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <map>
+#include <string>
 
 #include <fmt/format.h>
 #include <z3++.h>
 
+#include "support/error.hpp"
+
 namespace mctsat::verify {
 namespace {
+
+// A finite double as the rational Z3 reads: "[-]digits/1000..." or "[-]digits000...", from its
+// 17 significant digits (which tell every double apart). Z3 takes no exponent in a numeral (it
+// fails on "1e-05" with a floating-point exception).
+std::string z3_rational(double value) {
+  if (!std::isfinite(value))
+    throw Error(fmt::format("the float attribute {} has no exact value to prove with", value));
+  const std::string scientific = fmt::format("{:.16e}", std::abs(value));  // d.dddde[+-]xx
+  const std::size_t e = scientific.find('e');
+  std::string digits = scientific.substr(0, 1) + scientific.substr(2, e - 2);
+  const int exponent = std::stoi(scientific.substr(e + 1)) - 16;
+  const std::string sign = value < 0 ? "-" : "";
+  if (exponent >= 0) return sign + digits + std::string(static_cast<std::size_t>(exponent), '0');
+  return sign + digits + "/1" + std::string(static_cast<std::size_t>(-exponent), '0');
+}
 
 using dsl::Pat;
 using dsl::Sort;
@@ -140,7 +159,7 @@ class Encoder {
       case Pat::Kind::kInt:
         return z3_.int_val(static_cast<int64_t>(p.value));
       case Pat::Kind::kFloat:
-        return z3_.real_val(fmt::format("{}", p.real).c_str());
+        return z3_.real_val(z3_rational(p.real).c_str());
       case Pat::Kind::kInts:
         return z3_.constant(fmt::format("[{}]", fmt::join(p.ints, ",")).c_str(), list_);
       case Pat::Kind::kVar:
