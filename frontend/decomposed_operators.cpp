@@ -158,8 +158,8 @@ class Recogniser {
     const Node& sq = graph_.node(square);
     const bool pow_two = opaque_of(square, "Pow") && sq.inputs.size() == 2 &&
                          sq.inputs[0].node == centred && scalar(sq.inputs[1]) == 2.0;
-    const bool product = sq.op == Op::kEwMul && sq.inputs[0].node == centred &&
-                         sq.inputs[1].node == centred;
+    const bool product =
+        sq.op == Op::kEwMul && sq.inputs[0].node == centred && sq.inputs[1].node == centred;
     if (!pow_two && !product) return false;
     const NodeId variance = sole_reader(square);
     if (variance == kNone || !opaque_of(variance, "ReduceMean") || !mean_over_last_axis(variance))
@@ -179,14 +179,18 @@ class Recogniser {
     const NodeId scaled = sole_reader(divide);
     if (scaled != kNone && graph_.node(scaled).op == Op::kEwMul) {
       gamma = other_operand(scaled, divide);
-      if (gamma && vector_weight(*gamma, width)) last = scaled;
-      else gamma.reset();
+      if (gamma && vector_weight(*gamma, width))
+        last = scaled;
+      else
+        gamma.reset();
     }
     const NodeId shifted_out = sole_reader(last);
     if (shifted_out != kNone && graph_.node(shifted_out).op == Op::kEwAdd) {
       beta = other_operand(shifted_out, last);
-      if (beta && vector_weight(*beta, width)) last = shifted_out;
-      else beta.reset();
+      if (beta && vector_weight(*beta, width))
+        last = shifted_out;
+      else
+        beta.reset();
     }
     if (graph_.type_of({last, 0}) != x_type) return false;
     const std::string& name = graph_.node(last).name;

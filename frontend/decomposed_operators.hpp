@@ -26,7 +26,7 @@
 namespace mctsat::frontend {
 
 struct RecognisedOperators {
-  tensor::Graph graph;        // validated, weights folded, unread nodes dropped
+  tensor::Graph graph;  // validated, weights folded, unread nodes dropped
   std::size_t layer_norms = 0;
   std::size_t gelus = 0;
 };

@@ -395,8 +395,7 @@ class Exporter {
   }
 
   // One node of a decomposition of node `id`: its output, named after `id` and `what`.
-  std::string step(NodeId id, const char* type, std::vector<std::string> inputs,
-                   const char* what) {
+  std::string step(NodeId id, const char* type, std::vector<std::string> inputs, const char* what) {
     const std::string out = unique(graph_.node(id).name + "/" + what);
     node(type, std::move(inputs), {out}, out);
     return out;
@@ -418,11 +417,12 @@ class Exporter {
       return out;
     };
     const std::string centred = step(id, "Sub", {ins[0], mean(ins[0], "mean")}, "centred");
-    const std::string squared = step(id, "Pow", {centred, constant(id, "two", 2, dtype)}, "squared");
-    const std::string shifted =
-        step(id, "Add", {mean(squared, "variance"), constant(id, "epsilon", epsilon, dtype)},
-             "shifted");
-    const std::string normed = step(id, "Div", {centred, step(id, "Sqrt", {shifted}, "deviation")}, "normed");
+    const std::string squared =
+        step(id, "Pow", {centred, constant(id, "two", 2, dtype)}, "squared");
+    const std::string shifted = step(
+        id, "Add", {mean(squared, "variance"), constant(id, "epsilon", epsilon, dtype)}, "shifted");
+    const std::string normed =
+        step(id, "Div", {centred, step(id, "Sqrt", {shifted}, "deviation")}, "normed");
     node("Add", {step(id, "Mul", {normed, ins[1]}, "scaled"), ins[2]}, {names_[id][0]}, n.name);
   }
 
@@ -436,11 +436,13 @@ class Exporter {
       const std::string halved =
           step(id, "Mul", {ins[0], constant(id, "half", 0.5, dtype)}, "halved");
       const std::string cube = step(id, "Pow", {ins[0], constant(id, "three", 3, dtype)}, "cube");
-      const std::string inner = step(
-          id, "Add", {ins[0], step(id, "Mul", {cube, constant(id, "kappa", 0.044715, dtype)}, "cubic")},
-          "inner");
-      const std::string scaled = step(
-          id, "Mul", {inner, constant(id, "beta", std::sqrt(2 / std::numbers::pi), dtype)}, "scaled");
+      const std::string inner =
+          step(id, "Add",
+               {ins[0], step(id, "Mul", {cube, constant(id, "kappa", 0.044715, dtype)}, "cubic")},
+               "inner");
+      const std::string scaled =
+          step(id, "Mul", {inner, constant(id, "beta", std::sqrt(2 / std::numbers::pi), dtype)},
+               "scaled");
       const std::string one_plus =
           step(id, "Add", {step(id, "Tanh", {scaled}, "tanh"), constant(id, "one", 1, dtype)},
                "one_plus");
@@ -449,8 +451,8 @@ class Exporter {
     }
     const std::string scaled =
         step(id, "Div", {ins[0], constant(id, "sqrt2", std::numbers::sqrt2, dtype)}, "scaled");
-    const std::string one_plus =
-        step(id, "Add", {step(id, "Erf", {scaled}, "erf"), constant(id, "one", 1, dtype)}, "one_plus");
+    const std::string one_plus = step(
+        id, "Add", {step(id, "Erf", {scaled}, "erf"), constant(id, "one", 1, dtype)}, "one_plus");
     node("Mul", {step(id, "Mul", {ins[0], one_plus}, "product"), constant(id, "half", 0.5, dtype)},
          {names_[id][0]}, n.name);
   }

@@ -132,7 +132,8 @@ tensor::Graph OnnxImporter::run() {
   }
   try {
     graph_.infer_and_validate();
-    return recognise_decomposed_operators(to_canonical_forms(fold_weights(graph_), fused_activations_))
+    return recognise_decomposed_operators(
+               to_canonical_forms(fold_weights(graph_), fused_activations_))
         .graph;
   } catch (const Error& error) {
     throw error.located(SourceLocation::at(file_));

@@ -483,13 +483,16 @@ bool map_batchnorm(OnnxImporter& im, const OnnxNode& node, std::string& reason) 
 }
 
 bool map_layer_norm(OnnxImporter& im, const OnnxNode& node, std::string& reason) {
-  if (has_output(node, 1) || has_output(node, 2)) return fail_with(reason, "Mean or InvStdDev output");
+  if (has_output(node, 1) || has_output(node, 2))
+    return fail_with(reason, "Mean or InvStdDev output");
   const TensorRef x = im.tensor(node.input(0));
   const tensor::TensorType type = im.type_of(x);
   if (!floating(type.dtype)) return fail_with(reason, "integer input");
   const auto rank = static_cast<std::int64_t>(type.shape.size());
+  if (rank == 0) return fail_with(reason, "a scalar input");
   if (normalize_axis(get_int(node, "axis", -1), rank) != rank - 1)
     return fail_with(reason, "normalized over more than the last axis");
+  if (!has_input(node, 1)) return fail_with(reason, "no Scale");
   const TensorRef scale = im.tensor(node.input(1));
   const Shape width = {type.shape.back()};
   TensorRef bias;

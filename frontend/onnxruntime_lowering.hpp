@@ -11,8 +11,8 @@
 //   back and reshaped to [B, S, N*h]. An additive float mask is expanded to [B, N, S, S] as the
 //   attention_bias; one made from token flags, (1 - float(flags[B, S])) * c with a finite c,
 //   passes the flags (taken to be 0 or 1, as tokenizers write them: not checked) as int32
-//   mask_index with mask_filter_value c (an infinite or NaN c stays an additive mask); GPT-2's causal where(lower-triangular ones, scores,
-//   fill <= -1e4) sets unidirectional.
+//   mask_index with mask_filter_value c (an infinite or NaN c stays an additive mask); GPT-2's
+//   causal where(lower-triangular ones, scores, fill <= -1e4) sets unidirectional.
 // - torch.nn.MultiheadAttention: x transposed to [S, B, E], one packed projection sliced into
 //   query, key and value, reshaped to [S, B*N, h], the query divided by sqrt(h), ..., reshaped
 //   back to [S*B, E] (the attention's [B, S, E] transposed to [S, B, E] and reshaped to it).
@@ -22,16 +22,16 @@
 //   bias (a weight, the attention_bias), softmax (a dropout may follow), times the values,
 //   transposed back and reshaped to [B, S, C]. (A shifted window's mask is not matched.)
 // A residual sum of two [B, S, H] tensors that only a layernorm reads (post-LN blocks) is written
-// as the sum of [B*S, H] views of its operands, viewed back as [B, S, H]. ONNX Runtime fuses such a sum of rank-3 tensors and its layer norm into
-// com.microsoft.SkipLayerNormalization, which 1.30 runs about 5x slower than the sum and the
-// LayerNormalization it runs otherwise (0.44 against 0.08-0.09 ms at [1, 128, 768] on the 2-core
-// VM, bench/results/2026-12-06-flat-residual-sums); its fusion wants rank-3 operands. A sum the
-// next residual also reads (pre-LN blocks) is one ONNX Runtime does not fuse, and is left.
-// ONNX Runtime 1.20 fuses neither attention form itself (its matcher wants opset-12 operator
-// versions, (0, 0, N, h) reshape shapes and a -10000 mask, and has no nn.MultiheadAttention
-// pattern); written this way they run 2-9% faster (bench/results/2026-12-05-ort-fusion-gaps). Every
-// intermediate tensor of a matched block must be read only inside it; the scale must be 1 /
-// sqrt(h).
+// as the sum of [B*S, H] views of its operands, viewed back as [B, S, H]. ONNX Runtime fuses such a
+// sum of rank-3 tensors and its layer norm into com.microsoft.SkipLayerNormalization, which 1.30
+// runs about 5x slower than the sum and the LayerNormalization it runs otherwise (0.44 against
+// 0.08-0.09 ms at [1, 128, 768] on the 2-core VM, bench/results/2026-12-06-flat-residual-sums); its
+// fusion wants rank-3 operands. A sum the next residual also reads (pre-LN blocks) is one ONNX
+// Runtime does not fuse, and is left. ONNX Runtime 1.20 fuses neither attention form itself (its
+// matcher wants opset-12 operator versions, (0, 0, N, h) reshape shapes and a -10000 mask, and has
+// no nn.MultiheadAttention pattern); written this way they run 2-9% faster
+// (bench/results/2026-12-05-ort-fusion-gaps). Every intermediate tensor of a matched block must be
+// read only inside it; the scale must be 1 / sqrt(h).
 //
 // The lowered graph is for the ONNX export only: mctsat's interpreter and executors do not run
 // contrib operators (ONNX Runtime checks the output: the never-slower guard, the corpus tests).

@@ -388,10 +388,10 @@ std::vector<memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
     case Op::kSigmoid:
       return unary(engine, arena, node, operands[0], algorithm::eltwise_logistic, steps);
     case Op::kGelu:
-      return unary(engine, arena, node, operands[0],
-                   attr_int(node.attrs[0]) == 1 ? algorithm::eltwise_gelu_tanh
-                                                : algorithm::eltwise_gelu_erf,
-                   steps);
+      return unary(
+          engine, arena, node, operands[0],
+          attr_int(node.attrs[0]) == 1 ? algorithm::eltwise_gelu_tanh : algorithm::eltwise_gelu_erf,
+          steps);
     case Op::kClip:
       return clip(engine, arena, node, operands[0], steps);
     case Op::kSoftmax:

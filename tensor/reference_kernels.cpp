@@ -250,8 +250,8 @@ Tensor layer_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, doub
     const double inverse_deviation = 1.0 / std::sqrt(variance + epsilon);
     for (std::int64_t j = 0; j < length; ++j) {
       const auto at = row + to_size(j);
-      out.data[at] = (x.data[at] - mean) * inverse_deviation * scale.data[to_size(j)] +
-                     bias.data[to_size(j)];
+      out.data[at] =
+          (x.data[at] - mean) * inverse_deviation * scale.data[to_size(j)] + bias.data[to_size(j)];
     }
   }
   return out;

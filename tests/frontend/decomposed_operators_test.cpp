@@ -35,13 +35,13 @@ void add_scalar(onnx::GraphProto& g, const std::string& name, float value) {
 }
 
 struct Form {
-  bool pow = true;             // Pow(d, 2), else d * d
-  bool affine = true;          // * gamma + beta
-  bool torch_gelu = true;      // (x * (1 + a)) * 0.5, else (x * 0.5) * (1 + a)
-  bool tanh_gelu = false;      // a = tanh(sqrt(2/pi) (x + 0.044715 x^3)), else erf(x / sqrt 2)
-  bool pow_cube = true;        // x^3 as Pow(x, 3), else x * (x * x)
-  int reduce_axis = -1;        // the means' axis
-  std::string leak;            // an intermediate tensor also made a graph output
+  bool pow = true;         // Pow(d, 2), else d * d
+  bool affine = true;      // * gamma + beta
+  bool torch_gelu = true;  // (x * (1 + a)) * 0.5, else (x * 0.5) * (1 + a)
+  bool tanh_gelu = false;  // a = tanh(sqrt(2/pi) (x + 0.044715 x^3)), else erf(x / sqrt 2)
+  bool pow_cube = true;    // x^3 as Pow(x, 3), else x * (x * x)
+  int reduce_axis = -1;    // the means' axis
+  std::string leak;        // an intermediate tensor also made a graph output
 };
 
 // y = GELU(LayerNorm(x)) over x [2, kRows, kWidth], decomposed as `form` says.

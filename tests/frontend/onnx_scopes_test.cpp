@@ -200,7 +200,8 @@ TEST_CASE("an If whose branches read outer-scope weights and activations exports
   for (const auto& attribute : if_written->attribute())
     CHECK(reads(attribute.g()) == std::vector<std::string>{relu_output, "w"});
   // And it imports back to the same graph.
-  CHECK(ops_in_order(frontend::graph_from_onnx(bytes_of(written), "if-again")) == ops_in_order(graph));
+  CHECK(ops_in_order(frontend::graph_from_onnx(bytes_of(written), "if-again")) ==
+        ops_in_order(graph));
 }
 
 TEST_CASE("a Loop whose body reads an outer-scope weight exports a valid file") {
@@ -208,7 +209,8 @@ TEST_CASE("a Loop whose body reads an outer-scope weight exports a valid file") 
       frontend::graph_from_onnx(bytes_of(loop_reading_outer_values()), "loop");
   const onnx::ModelProto written = exported(graph);
   CHECK(has_initializer(written.graph(), "w"));
-  CHECK(ops_in_order(frontend::graph_from_onnx(bytes_of(written), "loop-again")) == ops_in_order(graph));
+  CHECK(ops_in_order(frontend::graph_from_onnx(bytes_of(written), "loop-again")) ==
+        ops_in_order(graph));
 }
 
 TEST_CASE("the opaque evaluator runs If and Loop with the outer values their subgraphs read") {

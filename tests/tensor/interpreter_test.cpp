@@ -478,10 +478,10 @@ TEST_CASE("layernorm normalizes over the last axis, then scales and shifts") {
                 -0.4142135623730951, -0.2928932188134524},
                1e-12);
   // epsilon is added to the variance: a constant row normalizes to 0, the shift is left
-  check_tensor(run1(Op::kLayerNorm, {Tensor({1, 2}, {5, 5}), Tensor({2}, {3, 3}),
-                                     Tensor({2}, {0.5, -0.5})},
-                    {1e-5}),
-               {1, 2}, {0.5, -0.5}, 1e-12);
+  check_tensor(
+      run1(Op::kLayerNorm, {Tensor({1, 2}, {5, 5}), Tensor({2}, {3, 3}), Tensor({2}, {0.5, -0.5})},
+           {1e-5}),
+      {1, 2}, {0.5, -0.5}, 1e-12);
 }
 
 TEST_CASE("gelu is x * Phi(x): the erf form, and its tanh approximation") {

@@ -23,11 +23,11 @@ std::vector<std::string_view> param_names(const OpSignature& sig) {
 
 TEST_CASE("every operator has its own signature, in catalog order") {
   const std::vector<std::string_view> expected = {
-      "input",     "weight",   "matmul",        "conv2d",  "ewadd",   "ewmul",
-      "ewsub",     "ewdiv",    "smul",          "relu",    "tanh",    "sigmoid",
-      "dropout",   "identity", "transpose",     "reshape", "flatten", "enlarge",
-      "poolmax",   "poolavg",  "globalavgpool", "concat",  "split",   "merge",
-      "batchnorm", "softmax",  "clip",          "layernorm", "gelu",  "noop", "opaque"};
+      "input",     "weight",  "matmul",  "conv2d",    "ewadd",   "ewmul",   "ewsub",
+      "ewdiv",     "smul",    "relu",    "tanh",      "sigmoid", "dropout", "identity",
+      "transpose", "reshape", "flatten", "enlarge",   "poolmax", "poolavg", "globalavgpool",
+      "concat",    "split",   "merge",   "batchnorm", "softmax", "clip",    "layernorm",
+      "gelu",      "noop",    "opaque"};
   REQUIRE(kOpCount == 31);
   REQUIRE(all_signatures().size() == kOpCount);
   for (std::size_t k = 0; k < kOpCount; ++k) {
@@ -69,15 +69,18 @@ TEST_CASE("tensor_count, attr_count and variadic") {
     bool variadic;
   };
   const std::vector<Expected> cases = {
-      {Op::kInput, 0, 1, false},   {Op::kWeight, 0, 1, false},        {Op::kMatmul, 2, 1, false},
-      {Op::kConv2d, 2, 4, false},  {Op::kEwAdd, 2, 0, false},         {Op::kSmul, 2, 0, false},
-      {Op::kRelu, 1, 0, false},    {Op::kTranspose, 1, 1, false},     {Op::kReshape, 1, 1, false},
-      {Op::kFlatten, 1, 1, false}, {Op::kEnlarge, 2, 0, false},       {Op::kPoolMax, 1, 6, false},
-      {Op::kPoolAvg, 1, 6, false}, {Op::kGlobalAvgPool, 1, 0, false}, {Op::kConcat, 1, 2, true},
-      {Op::kSplit, 1, 2, false},   {Op::kMerge, 1, 1, false},         {Op::kBatchNorm, 5, 0, false},
-      {Op::kSoftmax, 1, 1, false}, {Op::kClip, 1, 2, false},          {Op::kNoop, 2, 0, false},
-      {Op::kLayerNorm, 3, 1, false}, {Op::kGelu, 1, 1, false},
-      {Op::kOpaque, 1, 2, true},
+      {Op::kInput, 0, 1, false},   {Op::kWeight, 0, 1, false},
+      {Op::kMatmul, 2, 1, false},  {Op::kConv2d, 2, 4, false},
+      {Op::kEwAdd, 2, 0, false},   {Op::kSmul, 2, 0, false},
+      {Op::kRelu, 1, 0, false},    {Op::kTranspose, 1, 1, false},
+      {Op::kReshape, 1, 1, false}, {Op::kFlatten, 1, 1, false},
+      {Op::kEnlarge, 2, 0, false}, {Op::kPoolMax, 1, 6, false},
+      {Op::kPoolAvg, 1, 6, false}, {Op::kGlobalAvgPool, 1, 0, false},
+      {Op::kConcat, 1, 2, true},   {Op::kSplit, 1, 2, false},
+      {Op::kMerge, 1, 1, false},   {Op::kBatchNorm, 5, 0, false},
+      {Op::kSoftmax, 1, 1, false}, {Op::kClip, 1, 2, false},
+      {Op::kNoop, 2, 0, false},    {Op::kLayerNorm, 3, 1, false},
+      {Op::kGelu, 1, 1, false},    {Op::kOpaque, 1, 2, true},
   };
   for (const Expected& e : cases) {
     const OpSignature& sig = signature(e.op);
