@@ -111,6 +111,17 @@ class Recogniser {
     return value && value->shape == tensor::Shape{width};
   }
 
+  // When `last`'s only reader is `op` with a weight of shape [width] beside it: that weight, and
+  // `last` moves on to the reader.
+  std::optional<TensorRef> affine_step(NodeId& last, Op op, std::int64_t width) const {
+    const NodeId reader = sole_reader(last);
+    if (reader == kNone || graph_.node(reader).op != op) return std::nullopt;
+    const auto operand = other_operand(reader, last);
+    if (!operand || !vector_weight(*operand, width)) return std::nullopt;
+    last = reader;
+    return operand;
+  }
+
   TensorRef add_constant(const std::string& base, std::int64_t width, double fill,
                          tensor::DType dtype) {
     std::string name = base;
@@ -175,23 +186,8 @@ class Recogniser {
     if (div.inputs[0].node != centred || div.inputs[1].node != root) return false;
     // [* gamma] [+ beta]
     NodeId last = divide;
-    std::optional<TensorRef> gamma, beta;
-    const NodeId scaled = sole_reader(divide);
-    if (scaled != kNone && graph_.node(scaled).op == Op::kEwMul) {
-      gamma = other_operand(scaled, divide);
-      if (gamma && vector_weight(*gamma, width))
-        last = scaled;
-      else
-        gamma.reset();
-    }
-    const NodeId shifted_out = sole_reader(last);
-    if (shifted_out != kNone && graph_.node(shifted_out).op == Op::kEwAdd) {
-      beta = other_operand(shifted_out, last);
-      if (beta && vector_weight(*beta, width))
-        last = shifted_out;
-      else
-        beta.reset();
-    }
+    std::optional<TensorRef> gamma = affine_step(last, Op::kEwMul, width);
+    std::optional<TensorRef> beta = affine_step(last, Op::kEwAdd, width);
     if (graph_.type_of({last, 0}) != x_type) return false;
     const std::string& name = graph_.node(last).name;
     if (!gamma) gamma = add_constant(name + "/scale", width, 1.0, x_type.dtype);
