@@ -6,7 +6,10 @@
 // optimization level `all` with ONNX Runtime's profiler on (ort-compare.cjs --serve-op-times):
 // 2 warm-up runs, then 10, and the time is the sum over the model's kernels of each one's fastest
 // run. The profiler times the kernels alone, so what a call from node costs (which an operator
-// inside a model does not pay) is not counted.
+// inside a model does not pay) is not counted. A gelu of the tanh approximation is timed read by a
+// relu whose kernel is not counted: ONNX Runtime fuses that form into its FastGelu only where the
+// result is no graph output, as it is inside a model (0.039 against 0.124 ms unfused at
+// [1, 64, 1024]: bench/results/2026-12-07-first-class-norms).
 //
 // What it does not see: fusions across operators (priced by --runtime-fusions onnxruntime on top)
 // and the layout conversions around a lone convolution (left out; in a model they sit only where

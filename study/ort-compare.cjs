@@ -27,12 +27,13 @@
 // Usage: node ort-compare.cjs --ort DIR --serve-op-times PROFILE_DIR
 // answers timing requests instead (the ONNX Runtime cost model, onnxruntime_operator_timer.hpp),
 // one JSON object per line on standard input: {"model": PATH, "inputs": [NAME=DTYPE:SHAPE...],
-// "warmup": W, "runs": R}. For each it prints one line: {"ms": the sum over the model's kernels of
+// "warmup": W, "runs": R[, "uncounted": [OP_TYPE...]]}. For each it prints one line: {"ms": the sum over the model's kernels of
 // each one's fastest time over the R runs by ONNX Runtime's profiler (a busy machine's preemptions
 // only add to a kernel's wall time), "kernels": those times summed by operator type} or
 // {"error": MESSAGE}. The layout conversions ONNX Runtime adds around a lone convolution
 // (ReorderInput, ReorderOutput) are not counted: inside a model they sit only where a chain of
-// convolutions begins and ends. Profiles go to PROFILE_DIR and are removed. Needs an
+// convolutions begins and ends; nor are kernels of the "uncounted" types (a reader the model
+// adds only so that ONNX Runtime fuses as it does inside a model). Profiles go to PROFILE_DIR and are removed. Needs an
 // onnxruntime-node that profiles (1.21 or later).
 "use strict";
 const path = require("path");
@@ -151,8 +152,10 @@ async function timeKernels(ort, request, prefix) {
   fs.unlinkSync(path.join(dir, files[0]));
   const runs = events.filter((e) => e.cat === "Session" && e.name === "model_run")
                    .sort((a, b) => a.ts - b.ts).slice(request.warmup);
+  const uncounted = new Set(request.uncounted ?? []);
   const kernels = events.filter((e) => e.cat === "Node" && e.name.endsWith("_kernel_time") &&
-                                       !String(e.args?.op_name).startsWith("Reorder"));
+                                       !String(e.args?.op_name).startsWith("Reorder") &&
+                                       !uncounted.has(e.args?.op_name));
   if (runs.length !== request.runs) throw new Error(`the profile holds ${runs.length} timed runs`);
   // Each kernel's fastest run (a busy machine's preemptions only add to a kernel's wall time),
   // summed over the kernels.

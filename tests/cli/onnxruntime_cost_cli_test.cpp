@@ -1,8 +1,8 @@
 // `--cost onnxruntime`: each operator timed once in ONNX Runtime's profiler (onnxruntime-node,
 // installed by the CTest fixture `onnxruntime`), cached in a cost table that names the machine and
-// the runtime, reused without timing again; a search under it; clear errors when ONNX Runtime is
-// missing. No time is compared with another. When the npm registry is unreachable the test prints
-// why and exits with 77.
+// the runtime, reused without timing again; a search under it; a tanh GELU timed fused, as in a
+// model; clear errors when ONNX Runtime is missing. No time is compared with another. When the
+// npm registry is unreachable the test prints why and exits with 77.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -61,6 +61,50 @@ TEST_CASE("a search under --cost onnxruntime prices candidates as ONNX Runtime r
   CHECK(report["optimized_cost_ms"].get<double>() <= report["original_cost_ms"].get<double>());
   CHECK(fs::exists(out));
   CHECK(!read_json(table)["entries"].empty());
+}
+
+// A graph of x [1, 64, 1024] -> gelu(approximate), read by a relu when `read`.
+std::string gelu_graph(int approximate, bool read) {
+  std::string nodes =
+      R"({"name": "x", "op": "input", "attrs": {"shape": [1, 64, 1024]}},
+         {"name": "y", "op": "gelu", "inputs": ["x"], "attrs": {"approximate": )" +
+      std::to_string(approximate) + "}}";
+  if (read) nodes += R"(, {"name": "z", "op": "relu", "inputs": ["y"]})";
+  return R"({"format": "mctsat-graph", "version": 2, "nodes": [)" + nodes + R"(], "outputs": [")" +
+         (read ? "z" : "y") + R"("]})";
+}
+
+TEST_CASE("a tanh GELU is timed as ONNX Runtime runs it in a model: fused, read by a relu") {
+  skip_if_unavailable(kOrtDir, "ONNX Runtime");
+  const Scratch scratch("mctsat-onnxruntime-cost-gelu");
+  // ONNX Runtime fuses the tanh form into FastGelu only where its result is no graph output;
+  // the timer reads it with a relu and leaves the relu's kernel out.
+  auto kernels = [&](bool read, bool uncount) {
+    const std::string graph = scratch.file(read ? "read.json" : "alone.json");
+    const std::string model = scratch.file(read ? "read.onnx" : "alone.onnx");
+    std::ofstream(graph) << gelu_graph(1, read);
+    REQUIRE(run_mctsat("convert '" + graph + "' '" + model + "'").status == 0);
+    json request = {{"model", model}, {"inputs", {"x=float32:1,64,1024"}}, {"warmup", 1},
+                    {"runs", 2}};
+    if (uncount) request["uncounted"] = {"Relu"};
+    const CliResult r = run_shell("echo '" + request.dump() + "' | node '" + MCTSAT_SOURCE_DIR +
+                                  "/study/ort-compare.cjs' --ort '" + kOrtDir.string() +
+                                  "' --serve-op-times '" + scratch.dir.string() + "'");
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const json answer = json::parse(r.output.substr(0, r.output.find('\n')));
+    REQUIRE_MESSAGE(answer.contains("kernels"), r.output);
+    return answer["kernels"];
+  };
+  CHECK_FALSE(kernels(false, false).contains("FastGelu"));
+  const json read = kernels(true, true);
+  CHECK(read.contains("FastGelu"));
+  CHECK_FALSE(read.contains("Relu"));
+  CHECK(kernels(true, false).contains("Relu"));
+  // --cost onnxruntime prices it so.
+  const std::string graph = scratch.file("gelu.json");
+  std::ofstream(graph) << gelu_graph(1, false);
+  const json shown = run_json("show '" + graph + "' --json" + ort_cost(scratch.file("costs.json")));
+  CHECK(shown["cost"]["total_ms"].get<double>() > 0);
 }
 
 TEST_CASE("--cost onnxruntime without ONNX Runtime is a clear error") {
