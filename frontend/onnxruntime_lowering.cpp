@@ -38,6 +38,10 @@ struct AttentionBlock {
   // packed weight [H, 3*N*h] and bias [3*N*h].
   std::vector<NodeId> weights, biases;
   std::optional<TensorRef> mask;  // additive, broadcast to [B, N, S, S] (and expanded to it)
+  // Swin's shift mask, added per window on top of `mask`: a weight broadcasting to
+  // [B / windows, windows, N, S, S] (B counts the windows of every image).
+  std::optional<TensorRef> window_mask;
+  std::int64_t windows = 0;
   // Or Hugging Face's mask from token flags, (1 - flags[B, S]) * filter: the flags themselves.
   std::optional<TensorRef> flags;
   double filter = 0;
@@ -216,20 +220,46 @@ class Matcher {
     return std::nullopt;
   }
 
-  // torchvision's Swin Transformer window attention without a shift (the shift mask is not
-  // matched): windows x [B, S, C]; one packed projection ewadd(matmul(x, W [C, 3C]), b [3C])
+  // torchvision's Swin Transformer window attention: windows x [B, S, C]; one packed projection ewadd(matmul(x, W [C, 3C]), b [3C])
   // reshaped to [B, S, 3, N, h] and transposed to [3, B, N, S, h]; query, key and value gathered
   // at 0, 1 and 2 of its first axis; the query times 1/sqrt(h), the key transposed to
   // [B, N, h, S]; the scores plus a weight broadcasting to [B, N, S, S] (the relative position
-  // bias), softmax over the last axis (a dropout may follow), times the values, transposed back and
-  // reshaped to [B, S, C].
+  // bias), for shifted windows viewed as [B / nW, nW, N, S, S] plus the shift mask (a weight
+  // broadcasting to that) and viewed back, softmax over the last axis (a dropout may follow), times
+  // the values, transposed back and reshaped to [B, S, C].
   std::optional<AttentionBlock> match_windows(NodeId softmax) const {
     const Node& sm = graph_.node(softmax);
     if (sm.op != Op::kSoftmax || sm.outputs[0].shape.size() != 4 ||
         tensor::attr_int(sm.attrs[0]) != 3 || !single_use(softmax))
       return std::nullopt;
-    const Node& add = graph_.node(sm.inputs[0].node);
-    if (add.op != Op::kEwAdd || !single_use(sm.inputs[0].node)) return std::nullopt;
+    // A shifted window's scores plus bias, viewed as [B / nW, nW, N, S, S], plus the shift mask,
+    // viewed back.
+    NodeId biased = sm.inputs[0].node;
+    std::optional<TensorRef> window_mask;
+    std::int64_t windows = 0;
+    if (graph_.node(biased).op == Op::kReshape) {
+      const NodeId masked = graph_.node(biased).inputs[0].node;
+      const Node& shift = graph_.node(masked);
+      if (!single_use(biased) || shift.op != Op::kEwAdd || !single_use(masked) ||
+          !valued_weight(shift.inputs[1], 5))
+        return std::nullopt;
+      const NodeId view = shift.inputs[0].node;
+      const tensor::Shape& viewed = graph_.node(view).outputs[0].shape;
+      const tensor::Shape& back = sm.outputs[0].shape;
+      const tensor::Shape& mask = graph_.type_of(shift.inputs[1]).shape;
+      if (graph_.node(view).op != Op::kReshape || !single_use(view) || viewed.size() != 5 ||
+          viewed[0] * viewed[1] != back[0] ||
+          !std::equal(viewed.begin() + 2, viewed.end(), back.begin() + 1) ||
+          graph_.type_of(graph_.node(view).inputs[0]).shape != back)
+        return std::nullopt;
+      for (std::size_t k = 0; k < 5; ++k)
+        if (mask[k] != viewed[k] && (k >= 3 || mask[k] != 1)) return std::nullopt;
+      window_mask = shift.inputs[1];
+      windows = viewed[1];
+      biased = graph_.node(view).inputs[0].node;
+    }
+    const Node& add = graph_.node(biased);
+    if (add.op != Op::kEwAdd || !single_use(biased)) return std::nullopt;
     const TensorRef scores = add.inputs[0], bias = add.inputs[1];
     if (!valued_weight(bias, 4) && !valued_weight(bias, 3)) return std::nullopt;
     const Node& qk = graph_.node(scores.node);
@@ -278,6 +308,8 @@ class Matcher {
     block.weights = {projection->weight};
     block.biases = {projection->bias};
     block.mask = bias;
+    block.window_mask = window_mask;
+    block.windows = windows;
     block.heads = dims[2];
     block.output = tail->reshape;
     return block;
@@ -521,7 +553,10 @@ class Rewriter {
       // ONNX Runtime 1.20's CPU Attention reads attention_bias as [B, N, S, S] when B > 1 (a
       // [B, 1, S, S] bias gave other outputs at batch 2): the mask is expanded to the full shape.
       const tensor::Shape full = {x[0], block.heads, x[1], x[1]};
-      inputs.push_back(m == full ? *block.mask : expand(base + "/mask", *block.mask, full));
+      if (block.window_mask)
+        inputs.push_back(shifted_bias(base + "/shifted_bias", block, full));
+      else
+        inputs.push_back(m == full ? *block.mask : expand(base + "/mask", *block.mask, full));
       names.insert(names.end(), {"", "", "attention_bias"});
     }
     onnx::NodeProto node;
@@ -637,6 +672,33 @@ class Rewriter {
         for (std::int64_t c = 0; c < width; ++c)
           value.data[at++] = part->data[static_cast<std::size_t>(r * width + c)];
       }
+    return weight(name, std::move(value));
+  }
+
+  // Swin's bias for every window of every image, [B, N, S, S]: the relative position bias
+  // ([1, N, S, S] or [N, S, S]) plus the shift mask of window w % windows.
+  TensorRef shifted_bias(const std::string& name, const AttentionBlock& block,
+                         const tensor::Shape& full) {
+    const tensor::Tensor& bias = *graph_.node(block.mask->node).value;
+    const tensor::Tensor& mask = *graph_.node(block.window_mask->node).value;
+    const std::int64_t heads = full[1], length = full[2], square = length * length;
+    tensor::Tensor value(full);
+    for (std::int64_t w = 0; w < full[0]; ++w)
+      for (std::int64_t n = 0; n < heads; ++n)
+        for (std::int64_t ij = 0; ij < square; ++ij) {
+          const std::int64_t image = mask.shape[0] == 1 ? 0 : w / block.windows;
+          const std::int64_t window = mask.shape[1] == 1 ? 0 : w % block.windows;
+          const std::int64_t head = mask.shape[2] == 1 ? 0 : n;
+          const std::int64_t at =
+              (((image * mask.shape[1] + window) * mask.shape[2] + head) * square) + ij;
+          value.data[static_cast<std::size_t>((w * heads + n) * square + ij)] =
+              bias.data[static_cast<std::size_t>(n * square + ij)] +
+              mask.data[static_cast<std::size_t>(at)];
+        }
+    return weight(name, std::move(value));
+  }
+
+  TensorRef weight(const std::string& name, tensor::Tensor value) {
     Node node;
     node.name = name;
     node.op = Op::kWeight;

@@ -16,11 +16,13 @@
 // - torch.nn.MultiheadAttention: x transposed to [S, B, E], one packed projection sliced into
 //   query, key and value, reshaped to [S, B*N, h], the query divided by sqrt(h), ..., reshaped
 //   back to [S*B, E] (the attention's [B, S, E] transposed to [S, B, E] and reshaped to it).
-// - torchvision's Swin Transformer window attention without a shift: windows x [B, S, C], one
-//   packed projection reshaped to [B, S, 3, N, h] and transposed to [3, B, N, S, h], query, key
-//   and value gathered from it, the query times 1/sqrt(h), the scores plus the relative position
-//   bias (a weight, the attention_bias), softmax (a dropout may follow), times the values,
-//   transposed back and reshaped to [B, S, C]. (A shifted window's mask is not matched.)
+// - torchvision's Swin Transformer window attention: windows x [B, S, C], one packed projection
+//   reshaped to [B, S, 3, N, h] and transposed to [3, B, N, S, h], query, key and value gathered
+//   from it, the query times 1/sqrt(h), the scores plus the relative position bias (a weight, the
+//   attention_bias), softmax (a dropout may follow), times the values, transposed back and
+//   reshaped to [B, S, C]. Shifted windows add their shift mask (a weight) to the scores viewed as
+//   [B / nW, nW, N, S, S]; the bias and each window's mask are summed into one [B, N, S, S]
+//   attention_bias.
 // A residual sum of two [B, S, H] tensors that only a layernorm reads (post-LN blocks) is written
 // as the sum of [B*S, H] views of its operands, viewed back as [B, S, H]. ONNX Runtime fuses such a
 // sum of rank-3 tensors and its layer norm into com.microsoft.SkipLayerNormalization, which 1.30
