@@ -46,7 +46,7 @@ inline constexpr EnumNames<TasoGraph, 3> kTasoGraphNames{
 // the pass's own: the taso strategy, as TASO, runs without one (TasoOptions::patience stays 0).
 struct TasoPass {
   TasoGraph graph = TasoGraph::kFinal;
-  std::size_t patience = 100;  // explored graphs without a new best graph (0: none)
+  std::size_t patience = 30;  // explored graphs without a new best graph (0: none)
 };
 
 class MctsWithTaso final : public Strategy {
