@@ -66,9 +66,10 @@ class Lowerer {
     }
     std::vector<egraph::Binder<TensorAnalysis>> binders;
     for (const auto& [key, split] : splits_) binders.push_back(binder(split));
+    // `where` conditions read only shapes and integer literals, which merges never change.
     return std::make_unique<egraph::Rewrite<TensorAnalysis>>(
         rule_.name, std::move(lhs), std::move(rhs), next_var_, std::move(conditions),
-        std::move(binders));
+        std::move(binders), egraph::ConditionCheck::kSearch);
   }
 
  private:

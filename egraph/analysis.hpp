@@ -14,12 +14,17 @@
 //     // that changes a shape) is rejected like an invalid right-hand side.
 //     bool can_merge(const Data& a, const Data& b) const;
 //     // Optional: template <class G> void modify(G& egraph, Id eclass) const;
+//     // Optional: a hash of Data consistent with its operator== (grouping matches by their
+//     // classes' data; without it, groups are found by comparing data only).
+//     std::uint64_t hash(const Data& data) const;
 //   };
 //
 // `make` takes the children's data rather than their ids so that a right-hand side can be checked
 // before any of its e-nodes is added.
 #pragma once
 
+#include <concepts>
+#include <cstdint>
 #include <span>
 
 #include "egraph/id.hpp"
@@ -39,6 +44,11 @@ struct NoAnalysis {
   };
   bool make(const ENodeRef&, std::span<const Data* const>, Data&) const { return true; }
   MergeResult merge(Data&, const Data&) const { return {}; }
+};
+
+template <class A>
+concept HasDataHash = requires(const A& analysis, const typename A::Data& data) {
+  { analysis.hash(data) } -> std::convertible_to<std::uint64_t>;
 };
 
 template <class A, class G>

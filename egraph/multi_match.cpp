@@ -2,6 +2,8 @@
 #include "egraph/multi_match.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <unordered_map>
 
 #include "support/error.hpp"
@@ -28,9 +30,42 @@ std::vector<VarId> bound_vars(const Matches& matches) {
   return vars;
 }
 
+// The filter's answers by combination of groups: a flat table while it is small, else a hash map.
+class Decisions {
+ public:
+  Decisions(std::size_t combos, std::size_t groups) : groups_(groups) {
+    if (combos * groups <= kMaxTable) table_.assign(combos * groups, kUnknown);
+  }
+  // -1 unknown, 0 rejected, 1 kept.
+  int get(std::uint32_t combo, std::uint32_t group) const {
+    const std::size_t key = combo * groups_ + group;
+    if (!table_.empty()) return table_[key];
+    const auto found = map_.find(key);
+    return found == map_.end() ? kUnknown : found->second;
+  }
+  void set(std::uint32_t combo, std::uint32_t group, bool keep) {
+    const std::size_t key = combo * groups_ + group;
+    if (!table_.empty())
+      table_[key] = keep;
+    else
+      map_.emplace(key, keep);
+  }
+
+ private:
+  static constexpr std::size_t kMaxTable = std::size_t{1} << 22;
+  static constexpr std::int8_t kUnknown = -1;
+  std::size_t groups_;
+  std::vector<std::int8_t> table_;
+  std::unordered_map<std::size_t, std::int8_t> map_;
+};
+
+std::uint32_t group_count(const std::vector<std::uint32_t>& groups) {
+  return groups.empty() ? 0 : *std::max_element(groups.begin(), groups.end()) + 1;
+}
+
 }  // namespace
 
-Matches join_matches(std::span<const Matches> parts, std::size_t limit) {
+Matches join_matches(std::span<const Matches> parts, std::size_t limit, const JoinFilter* filter) {
   MCTSAT_ASSERT(!parts.empty());
   const std::uint32_t num_vars = parts[0].num_vars;
   Matches joined;
@@ -39,6 +74,15 @@ Matches join_matches(std::span<const Matches> parts, std::size_t limit) {
   joined.roots = parts[0].roots;
   joined.substs = parts[0].substs;
   std::vector<VarId> joined_vars = bound_vars(parts[0]);
+  // With a filter: each joined match's combination of groups so far, numbered densely.
+  std::vector<std::uint32_t> combo;
+  std::uint32_t combos = 0;
+  if (filter != nullptr) {
+    MCTSAT_ASSERT(filter->groups.size() == parts.size());
+    combo = filter->groups[0];
+    combos = group_count(combo);
+  }
+  std::vector<Id> candidate_roots, candidate_subst;
 
   for (std::size_t p = 1; p < parts.size(); ++p) {
     const Matches& part = parts[p];
@@ -57,6 +101,13 @@ Matches join_matches(std::span<const Matches> parts, std::size_t limit) {
     Matches next;
     next.num_vars = num_vars;
     next.num_roots = joined.num_roots + 1;
+    const bool last = p + 1 == parts.size();
+    const std::vector<std::uint32_t>* groups = filter ? &filter->groups[p] : nullptr;
+    const std::uint32_t part_groups = groups ? group_count(*groups) : 0;
+    std::optional<Decisions> decisions;
+    if (groups && last) decisions.emplace(combos, part_groups);
+    std::vector<std::uint32_t> next_combo;
+    std::unordered_map<std::uint64_t, std::uint32_t> combo_ids;
     for (std::size_t j = 0; j < joined.size() && next.size() < limit; ++j) {
       const auto subst = joined.subst(j);
       const auto roots = joined.roots_of(j);
@@ -67,6 +118,24 @@ Matches join_matches(std::span<const Matches> parts, std::size_t limit) {
         const Id root = part.roots[m];
         if (std::find(roots.begin(), roots.end(), root) != roots.end())
           continue;  // same class twice
+        if (decisions) {
+          const std::uint32_t group = (*groups)[m];
+          int keep = decisions->get(combo[j], group);
+          if (keep < 0) {
+            candidate_roots.assign(roots.begin(), roots.end());
+            candidate_roots.push_back(root);
+            candidate_subst.assign(subst.begin(), subst.end());
+            for (VarId v : part_vars) candidate_subst[v] = part.subst(m)[v];
+            keep = filter->keep(candidate_roots, candidate_subst);
+            decisions->set(combo[j], group, keep != 0);
+          }
+          if (keep == 0) continue;
+        } else if (groups) {
+          const std::uint64_t pair = std::uint64_t{combo[j]} * part_groups + (*groups)[m];
+          next_combo.push_back(
+              combo_ids.try_emplace(pair, static_cast<std::uint32_t>(combo_ids.size()))
+                  .first->second);
+        }
         next.roots.insert(next.roots.end(), roots.begin(), roots.end());
         next.roots.push_back(root);
         const std::size_t base = next.substs.size();
@@ -76,6 +145,10 @@ Matches join_matches(std::span<const Matches> parts, std::size_t limit) {
       }
     }
     joined = std::move(next);
+    if (groups && !last) {
+      combo = std::move(next_combo);
+      combos = static_cast<std::uint32_t>(combo_ids.size());
+    }
     std::vector<VarId> merged;
     std::set_union(joined_vars.begin(), joined_vars.end(), part_vars.begin(), part_vars.end(),
                    std::back_inserter(merged));

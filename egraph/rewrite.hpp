@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -24,6 +25,15 @@ namespace mctsat::egraph {
 
 template <class Analysis>
 using Condition = std::function<bool(const EGraph<Analysis>&, std::span<const Id> subst)>;
+
+// When a rewrite's conditions are checked. kApply: on each match as it is applied (a condition
+// may read anything, e.g. class data that earlier merges of the same iteration change). kSearch:
+// the conditions read only data of the substitution's classes that merges never change (e.g.
+// shapes and literal values), so that a multi-pattern rule's search keeps only the joined matches
+// that pass them, asked once per combination of its patterns' matches whose classes hold equal
+// data; single-pattern rules and `apply` check them as with kApply, so either way the same matches
+// change the e-graph.
+enum class ConditionCheck { kApply, kSearch };
 
 // Binds an extra variable of a match (one the left-hand sides do not bind) before its right-hand
 // sides are built: `term` computes, from the roots and the left-hand sides' substitution
@@ -67,13 +77,15 @@ class Rewrite {
   // bind (which the right-hand sides then use).
   Rewrite(std::string name, std::vector<Pattern> lhs, std::vector<Pattern> rhs,
           std::uint32_t num_vars, std::vector<Condition<Analysis>> conditions = {},
-          std::vector<Binder<Analysis>> binders = {})
+          std::vector<Binder<Analysis>> binders = {},
+          ConditionCheck condition_check = ConditionCheck::kApply)
       : name_(std::move(name)),
         lhs_(std::move(lhs)),
         rhs_(std::move(rhs)),
         num_vars_(num_vars),
         conditions_(std::move(conditions)),
-        binders_(std::move(binders)) {
+        binders_(std::move(binders)),
+        condition_check_(condition_check) {
     MCTSAT_ASSERT(!lhs_.empty() && lhs_.size() == rhs_.size());
     for (const Pattern& p : lhs_) programs_.push_back(compile(p));
   }
@@ -86,8 +98,9 @@ class Rewrite {
   std::span<const Program> programs() const { return programs_; }  // lhs() compiled, in order
 
   // Search phase: read-only on a clean e-graph (safe to run concurrently with other searches).
-  // Multi-pattern rules join the matches of their patterns on shared variables. At most `limit`
-  // matches (joined matches for multi-pattern rules). With `skip_before` > 0, single-pattern
+  // Multi-pattern rules join the matches of their patterns on shared variables (with
+  // ConditionCheck::kSearch, only those that pass the conditions). At most `limit` matches
+  // (joined matches for multi-pattern rules). With `skip_before` > 0, single-pattern
   // matches already applied before that epoch are left out (semi-naive matching; see
   // EGraph::node_stamp): conditions must then depend only on the variables' classes' data.
   Matches search(const EGraph<Analysis>& egraph,
@@ -114,7 +127,16 @@ class Rewrite {
     // Each pattern's matches in full: cutting them before the join could lose joined matches.
     for (const Program& program : programs_)
       parts.push_back(egraph::search(egraph, program, num_vars_));
-    out = join_matches(parts, limit);
+    if (condition_check_ == ConditionCheck::kApply || conditions_.empty()) {
+      out = join_matches(parts, limit);
+      return;
+    }
+    JoinFilter filter;
+    for (const Matches& part : parts) filter.groups.push_back(data_groups(egraph, part));
+    filter.keep = [&](std::span<const Id>, std::span<const Id> subst) {
+      return conditions_hold(egraph, subst);
+    };
+    out = join_matches(parts, limit, &filter);
   }
 
   // A dry run of `apply`'s checks on one match, changing nothing: whether it passes the
@@ -122,8 +144,8 @@ class Rewrite {
   // right-hand side would add and the union of its root with the matched root. False where
   // `apply` would skip the match (as rejected or invalid). `terms` receives, by variable, the
   // ground term a binder binds it to (empty where none does).
-  bool passes(const EGraph<Analysis>& egraph, std::span<const Id> roots,
-              std::span<const Id> subst, std::vector<Pattern>& terms) const {
+  bool passes(const EGraph<Analysis>& egraph, std::span<const Id> roots, std::span<const Id> subst,
+              std::vector<Pattern>& terms) const {
     if (!conditions_hold(egraph, subst)) return false;
     terms.assign(num_vars_, Pattern{});
     if (!bind_terms(egraph, roots, subst, terms)) return false;
@@ -240,6 +262,43 @@ class Rewrite {
     return built[pattern.root()];
   }
 
+  // Matches numbered by the data of their variables' classes: equal numbers, equal data.
+  static std::vector<std::uint32_t> data_groups(const EGraph<Analysis>& egraph,
+                                                const Matches& matches) {
+    std::vector<std::uint32_t> groups(matches.size());
+    std::vector<VarId> vars;
+    if (matches.size() > 0) {
+      const auto subst = matches.subst(0);
+      for (VarId v = 0; v < subst.size(); ++v)
+        if (subst[v] != kNoId) vars.push_back(v);
+    }
+    std::vector<std::size_t> first;  // by group: its first match
+    std::unordered_multimap<std::uint64_t, std::uint32_t> by_hash;
+    for (std::size_t m = 0; m < matches.size(); ++m) {
+      const auto subst = matches.subst(m);
+      std::uint64_t h = 0;
+      if constexpr (HasDataHash<Analysis>)
+        for (VarId v : vars)
+          h = (h ^ egraph.analysis().hash(egraph.data(subst[v]))) * 0x100000001b3ULL;
+      std::uint32_t group = static_cast<std::uint32_t>(first.size());
+      const auto [begin, end] = by_hash.equal_range(h);
+      for (auto it = begin; it != end; ++it) {
+        const auto other = matches.subst(first[it->second]);
+        if (std::all_of(vars.begin(), vars.end(),
+                        [&](VarId v) { return egraph.data(subst[v]) == egraph.data(other[v]); })) {
+          group = it->second;
+          break;
+        }
+      }
+      if (group == first.size()) {
+        first.push_back(m);
+        by_hash.emplace(h, group);
+      }
+      groups[m] = group;
+    }
+    return groups;
+  }
+
   bool conditions_hold(const EGraph<Analysis>& egraph, std::span<const Id> subst) const {
     return std::all_of(conditions_.begin(), conditions_.end(),
                        [&](const auto& c) { return c(egraph, subst); });
@@ -278,8 +337,8 @@ class Rewrite {
   // analysis rejects one. A variable stands for its class in `subst`, or, where `terms` holds a
   // ground term for it, for that term.
   static std::optional<DryNode> dry_run(const EGraph<Analysis>& egraph, const Pattern& pattern,
-                                        std::span<const Id> subst,
-                                        std::span<const Pattern> terms, MadeData& made) {
+                                        std::span<const Id> subst, std::span<const Pattern> terms,
+                                        MadeData& made) {
     const auto nodes = pattern.nodes();
     boost::container::small_vector<DryNode, 16> done(nodes.size());
     typename EGraph<Analysis>::ChildIds child_ids;
@@ -335,6 +394,7 @@ class Rewrite {
   std::uint32_t num_vars_;
   std::vector<Condition<Analysis>> conditions_;
   std::vector<Binder<Analysis>> binders_;
+  ConditionCheck condition_check_;
   std::vector<Program> programs_;
   RhsPrefetcher<Analysis> prefetcher_{rhs_};
 };

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "search/extracted_graph.hpp"
+#include "search/rules_used.hpp"
 #include "search/stop_reason.hpp"
 #include "tensor/egraph_conversion.hpp"
 
@@ -29,6 +30,10 @@ EqsatPassResult run_eqsat_pass(const tensor::Graph& graph, const dsl::RuleSet& r
     result.graph = std::move(extracted->graph);
     result.record["cost_ms"] = result.cost;
   }
+  nlohmann::json used = nlohmann::json::array();
+  for (const auto& [rule, count] : applied_rules(rules, report))
+    used.push_back({{"rule", rule}, {"count", count}});
+  result.record["rules_used"] = std::move(used);
   result.record["seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

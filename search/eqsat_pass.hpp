@@ -24,7 +24,8 @@ struct EqsatPassResult {
   // The extracted graph; none when the extraction found no acyclic graph.
   std::optional<tensor::Graph> graph;
   double cost = 0;  // its cost (tensor::graph_cost) when there is one
-  // iterations, nodes, stop_reason, cost_ms (null without a graph), seconds.
+  // iterations, nodes, stop_reason, cost_ms (null without a graph), seconds, rules_used (the
+  // rules whose matches changed its e-graph: [{rule, count}], count = how many matches did).
   nlohmann::json record;
 };
 

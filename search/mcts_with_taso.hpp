@@ -12,8 +12,11 @@
 //
 // The saturation pass (eqsat_pass.hpp, on by default), after both, with half the memory limit and
 // the time they leave: equality saturation from the input graph with the eqsat options; its
-// extracted graph joins the final e-graph. The report's rules_used stays the committed rules (the
-// tree search's and those of TASO's graph), whichever graph the final extraction takes.
+// extracted graph joins the final e-graph. Whichever graph the final extraction takes, the
+// report's rules_used counts the rules the pipeline chose: each step the tree search committed
+// and each rewrite deriving TASO's graph from the input (when that graph joins); saturation
+// chooses none, it applies every rule, and its record (eqsat_pass.rules_used) counts the matches
+// of each rule that changed its e-graph.
 //
 // The result is never worse than any pass's own graph: the tree search's (its final state's dag
 // extraction), TASO's and saturation's; the cheapest is StrategyResult::fallback (the record's
@@ -43,7 +46,7 @@ inline constexpr EnumNames<TasoGraph, 3> kTasoGraphNames{
 // the pass's own: the taso strategy, as TASO, runs without one (TasoOptions::patience stays 0).
 struct TasoPass {
   TasoGraph graph = TasoGraph::kFinal;
-  std::size_t patience = 100;  // explored graphs without a new best graph (0: none)
+  std::size_t patience = 30;  // explored graphs without a new best graph (0: none)
 };
 
 class MctsWithTaso final : public Strategy {

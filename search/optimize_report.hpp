@@ -43,7 +43,8 @@ struct OptimizeReport {
   // fallback graph: mcts's cheapest pass graph, named by "fallback": tree, taso or saturation),
   // optimized_operators, check, measured, guard, lowering, written_graph and warnings when
   // present, and the strategy's record's keys (mcts: "mcts", "fallback", "eqsat_pass", and "taso"
-  // with TASO's pass; taso: "taso"; search_records.hpp lists theirs).
+  // with TASO's pass; taso: "taso"; search_records.hpp and eqsat_pass.hpp list theirs). mcts's
+  // rules_used: its committed steps and TASO's graph's rewrites (mcts_with_taso.hpp).
   nlohmann::json to_json() const;
 };
 

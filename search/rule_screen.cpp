@@ -17,21 +17,6 @@ namespace {
 
 using egraph::Id;
 using egraph::VarId;
-using tensor::TensorData;
-
-// A hash of every field operator== compares.
-std::uint64_t data_hash(const TensorData& d) {
-  std::uint64_t h =
-      hash_combine(static_cast<std::uint64_t>(d.kind), static_cast<std::uint64_t>(d.dtype));
-  h = hash_combine(h, std::uint64_t{d.rank} | std::uint64_t{d.outputs} << 8 |
-                          std::uint64_t{d.weight_only} << 16 |
-                          std::uint64_t{static_cast<std::uint8_t>(d.hint_axis)} << 24 |
-                          std::uint64_t{d.split_axis} << 32 | std::uint64_t{d.opaque_tuple} << 40);
-  h = hash_combine(h, static_cast<std::uint64_t>(d.word));
-  for (std::int64_t v : d.dims) h = hash_combine(h, static_cast<std::uint64_t>(v));
-  for (std::int64_t v : d.sizes) h = hash_combine(h, static_cast<std::uint64_t>(v));
-  return h;
-}
 
 // One pattern's matches grouped by the data of the root's and the unshared variables' classes and
 // by the shared variables' classes; per group, the first match of each of up to `k` distinct
@@ -67,10 +52,10 @@ class Representatives {
 
   // The roots of match m's group (a new one, empty, when m opens it).
   std::vector<Id>& group(const egraph::Matches& matches, std::size_t m) {
-    std::uint64_t h = data_hash(egraph_.data(matches.roots_of(m)[0]));
+    std::uint64_t h = egraph_.analysis().hash(egraph_.data(matches.roots_of(m)[0]));
     for (VarId v : vars_) {
       const Id id = matches.subst(m)[v];
-      h = hash_combine(h, shared_[v] ? id : data_hash(egraph_.data(id)));
+      h = hash_combine(h, shared_[v] ? id : egraph_.analysis().hash(egraph_.data(id)));
     }
     const auto [begin, end] = by_hash_.equal_range(h);
     for (auto it = begin; it != end; ++it)

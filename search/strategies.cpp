@@ -2,7 +2,6 @@
 // and the table of built-in strategies.
 #include "search/strategies.hpp"
 
-#include <map>
 #include <string>
 #include <utility>
 
@@ -38,12 +37,7 @@ class EqsatStrategy final : public Strategy {
         run_eqsat(result.state, context.rules, options, context.limits);
     result.stop = from_runner(report.stop);
     result.iterations = report.iterations.size();
-    std::map<std::string, std::size_t> used;
-    for (const auto& iteration : report.iterations)
-      for (std::size_t r = 0; r < iteration.rules.size(); ++r)
-        if (iteration.rules[r].apply.applied > 0)
-          used[context.rules.rule(r).name] += iteration.rules[r].apply.applied;
-    result.rules_used.assign(used.begin(), used.end());
+    result.rules_used = applied_rules(context.rules, report);
     return result;
   }
 

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "support/error.hpp"
+#include "support/stable_hash.hpp"
 #include "tensor/shape_inference.hpp"
 
 namespace mctsat::tensor {
@@ -275,6 +276,19 @@ bool TensorAnalysis::make(const egraph::ENodeRef& node, std::span<const Data* co
 
 bool TensorAnalysis::can_merge(const Data& a, const Data& b) const {
   return same_value(*this, a, b);
+}
+
+std::uint64_t TensorAnalysis::hash(const Data& d) const {
+  std::uint64_t h =
+      hash_combine(static_cast<std::uint64_t>(d.kind), static_cast<std::uint64_t>(d.dtype));
+  h = hash_combine(h, std::uint64_t{d.rank} | std::uint64_t{d.outputs} << 8 |
+                          std::uint64_t{d.weight_only} << 16 |
+                          std::uint64_t{static_cast<std::uint8_t>(d.hint_axis)} << 24 |
+                          std::uint64_t{d.split_axis} << 32 | std::uint64_t{d.opaque_tuple} << 40);
+  h = hash_combine(h, static_cast<std::uint64_t>(d.word));
+  for (std::int64_t v : d.dims) h = hash_combine(h, static_cast<std::uint64_t>(v));
+  for (std::int64_t v : d.sizes) h = hash_combine(h, static_cast<std::uint64_t>(v));
+  return h;
 }
 
 egraph::MergeResult TensorAnalysis::merge(Data& into, const Data& from) const {

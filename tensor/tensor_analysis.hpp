@@ -94,6 +94,8 @@ class TensorAnalysis {
   egraph::MergeResult merge(Data& into, const Data& from) const;
   // Whether two classes may be united: the same kind and the same value or type.
   bool can_merge(const Data& a, const Data& b) const;
+  // A hash of every field operator== compares (equal data, equal hashes).
+  std::uint64_t hash(const Data& data) const;
 
   // The tensor inputs and attributes of a tensor operator's e-node, in signature order, from its
   // children's data (opaque e-nodes: attributes from the table). False on a wrong-kind child or a

@@ -156,3 +156,60 @@ TEST_CASE("a multi-pattern match whose one right-hand side is invalid adds nothi
   CHECK(egraph.data(f6).value == 3);
   CHECK(egraph.data(p2).value == 12);
 }
+
+TEST_CASE(
+    "join_matches with a filter keeps what it accepts, asking once per combination of groups") {
+  // Cross product of 3 x 3; groups: part 0 {10, 12} and {11}; part 1 {20} and {21, 22}.
+  const std::vector<Matches> parts{part({{10, {1, N, N}}, {11, {2, N, N}}, {12, {3, N, N}}}),
+                                   part({{20, {N, 5, N}}, {21, {N, 6, N}}, {22, {N, 7, N}}})};
+  std::vector<std::vector<Id>> asked;
+  JoinFilter filter;
+  filter.groups = {{0, 1, 0}, {0, 1, 1}};
+  // Keeps group pairs (0, 1) and (1, 0): ?0 odd with ?1 = 6 or 7, ?0 = 2 with ?1 = 5.
+  filter.keep = [&](std::span<const Id> roots, std::span<const Id> subst) {
+    asked.push_back({roots[0], roots[1]});
+    return (subst[0] == 2) == (subst[1] == 5);
+  };
+  const std::vector<std::vector<Id>> kept = rows(join_matches(parts, kAll, &filter));
+  CHECK(kept == std::vector<std::vector<Id>>{{10, 21, 1, 6, N},
+                                             {10, 22, 1, 7, N},
+                                             {11, 20, 2, 5, N},
+                                             {12, 21, 3, 6, N},
+                                             {12, 22, 3, 7, N}});
+  CHECK(asked == std::vector<std::vector<Id>>{{10, 20}, {10, 21}, {11, 20}, {11, 21}});
+  // The limit counts kept matches only.
+  CHECK(rows(join_matches(parts, 3, &filter)) ==
+        std::vector<std::vector<Id>>(kept.begin(), kept.begin() + 3));
+}
+
+TEST_CASE("conditions checked in a multi-pattern search: only passing matches, the same result") {
+  // ?0 and ?1 must hold equal constants: a condition on class data that merges do not change.
+  const Condition<ConstFold> equal = [](const EGraph<ConstFold>& g, std::span<const Id> subst) {
+    return g.data(subst[0]).value.has_value() && g.data(subst[0]).value == g.data(subst[1]).value;
+  };
+  EGraph<ConstFold> in_search, at_apply;
+  for (EGraph<ConstFold>* egraph : {&in_search, &at_apply}) {
+    for (const char* term : {"(f 1)", "(f 2)", "(f 3)", "(p 2)", "(p 3)", "(p 4)", "(p x)"})
+      add(*egraph, term);
+    egraph->rebuild();
+  }
+  const auto make = [&](ConditionCheck check) {
+    return Rewrite<ConstFold>("pair", {pattern("(f ?0)"), pattern("(p ?1)")},
+                              {pattern("(g ?0 ?1)"), pattern("(g ?1 ?0)")}, 2, {equal}, {}, check);
+  };
+  const Rewrite<ConstFold> searched = make(ConditionCheck::kSearch);
+  const Rewrite<ConstFold> applied = make(ConditionCheck::kApply);
+  const Matches few = searched.search(in_search), all = applied.search(at_apply);
+  CHECK(all.size() == 12);  // 3 x 4
+  CHECK(few.size() == 2);   // (f 2) with (p 2), (f 3) with (p 3)
+  const ApplyStats few_stats = searched.apply(in_search, few);
+  const ApplyStats all_stats = applied.apply(at_apply, all);
+  CHECK(few_stats.rejected == 0);
+  CHECK(all_stats.rejected == 10);
+  CHECK(few_stats.applied == all_stats.applied);
+  in_search.rebuild();
+  at_apply.rebuild();
+  CHECK(in_search.num_nodes() == at_apply.num_nodes());
+  CHECK(in_search.num_classes() == at_apply.num_classes());
+  CHECK(in_search.find(id_of(in_search, "(g 2 2)")) == in_search.find(id_of(in_search, "(f 2)")));
+}

@@ -2,8 +2,9 @@
 // input graph, whose extracted graph joins the final e-graph. On BERT with TASO's rules, with a
 // tree search that cannot act (a node limit below the input's e-graph) and without TASO's pass,
 // the result is the pass's graph, where without the pass it is the input; the pass's record
-// reports it; the pass alone is deterministic. (The optimized graphs' outputs are checked by the
-// CLI's --check in bench/results/2026-12-06-eqsat-pass.)
+// reports it with the rules saturation applied (the report's rules_used counts only the rules the
+// pipeline chose); the pass alone is deterministic. (The optimized graphs' outputs are checked by
+// the CLI's --check in bench/results/2026-12-06-eqsat-pass.)
 #include <doctest/doctest.h>
 
 #include "frontend/zoo.hpp"
@@ -42,6 +43,15 @@ TEST_CASE("the saturation pass's graph joins the final e-graph") {
   CHECK(with.optimized_cost < with.original_cost * 0.9);  // TENSAT's saturation: +17% on BERT
   CHECK(with.optimized_cost <= pass.at("cost_ms").get<double>() * (1 + 1e-9));
   CHECK(with.nodes > without.nodes);  // the pass's graph is in the final e-graph
+  // The tree search committed nothing and TASO's pass did not run: rules_used is empty, and the
+  // pass's record counts the rules saturation applied.
+  CHECK(with.rules_used.empty());
+  REQUIRE(pass.contains("rules_used"));
+  REQUIRE_FALSE(pass.at("rules_used").empty());
+  for (const nlohmann::json& used : pass.at("rules_used")) {
+    CHECK(used.at("rule").get<std::string>() != "");
+    CHECK(used.at("count").get<std::size_t>() > 0);
+  }
 }
 
 TEST_CASE("the saturation pass is deterministic") {
