@@ -20,6 +20,7 @@
 #include "egraph/pattern.hpp"
 #include "egraph/program.hpp"
 #include "egraph/rhs_prefetcher.hpp"
+#include "support/stable_hash.hpp"
 
 namespace mctsat::egraph {
 
@@ -278,8 +279,7 @@ class Rewrite {
       const auto subst = matches.subst(m);
       std::uint64_t h = 0;
       if constexpr (HasDataHash<Analysis>)
-        for (VarId v : vars)
-          h = (h ^ egraph.analysis().hash(egraph.data(subst[v]))) * 0x100000001b3ULL;
+        for (VarId v : vars) h = hash_combine(h, egraph.analysis().hash(egraph.data(subst[v])));
       std::uint32_t group = static_cast<std::uint32_t>(first.size());
       const auto [begin, end] = by_hash.equal_range(h);
       for (auto it = begin; it != end; ++it) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/graph_readers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/weight_folding.hpp"
 
@@ -26,12 +27,7 @@ bool near(double value, double target) {
 
 class Recogniser {
  public:
-  explicit Recogniser(const Graph& graph) : graph_(graph), readers_(graph.size()) {
-    for (NodeId id = 0; id < graph_.size(); ++id)
-      for (const TensorRef& in : graph_.node(id).inputs) readers_[in.node].push_back(id);
-    for (const auto& out : graph_.outputs()) outputs_.push_back(out.tensor.node);
-    for (const Node& node : graph_.nodes()) names_.push_back(node.name);
-  }
+  explicit Recogniser(const Graph& graph) : graph_(graph), readers_(graph) {}
 
   RecognisedOperators run() {
     RecognisedOperators result;
@@ -52,28 +48,19 @@ class Recogniser {
   }
 
  private:
-  static constexpr NodeId kNone = static_cast<NodeId>(-1);
+  static constexpr NodeId kNone = GraphReaders::kNone;
 
   bool opaque_of(NodeId id, std::string_view type) const {
     const Node& node = graph_.node(id);
     return node.op == Op::kOpaque && node.opaque && node.opaque->type == type &&
            node.outputs.size() == 1;
   }
-  bool is_output(NodeId id) const { return std::ranges::find(outputs_, id) != outputs_.end(); }
-  // The only node reading `id` (which is no graph output), or kNone.
-  NodeId sole_reader(NodeId id) const {
-    if (is_output(id) || readers_[id].size() != 1) return kNone;
-    return readers_[id][0];
-  }
+  NodeId sole_reader(NodeId id) const { return readers_.sole_reader(id); }
   const tensor::Tensor* value_of(TensorRef ref) const {
     const Node& node = graph_.node(ref.node);
     return node.op == Op::kWeight ? node.value.get() : nullptr;
   }
-  std::optional<double> scalar(TensorRef ref) const {
-    const tensor::Tensor* value = value_of(ref);
-    if (!value || value->size() != 1) return std::nullopt;
-    return value->data[0];
-  }
+  std::optional<double> scalar(TensorRef ref) const { return scalar_weight(graph_, ref); }
   // The operand of binary `id` other than `from`, when `from` is exactly one of its operands.
   std::optional<TensorRef> other_operand(NodeId id, NodeId from) const {
     const Node& node = graph_.node(id);
@@ -125,9 +112,7 @@ class Recogniser {
   TensorRef add_constant(const std::string& base, std::int64_t width, double fill,
                          tensor::DType dtype) {
     std::string name = base;
-    for (int k = 1; std::ranges::find(names_, name) != names_.end(); ++k)
-      name = fmt::format("{}_{}", base, k);
-    names_.push_back(name);
+    for (int k = 1; graph_.find(name); ++k) name = fmt::format("{}_{}", base, k);
     Node weight;
     weight.name = name;
     weight.op = Op::kWeight;
@@ -157,10 +142,10 @@ class Recogniser {
     // d = x - mean, read by the square (once or twice) and the division.
     const NodeId centred = sole_reader(mean);
     if (centred == kNone || graph_.node(centred).op != Op::kEwSub ||
-        graph_.node(centred).inputs[0] != x || is_output(centred))
+        graph_.node(centred).inputs[0] != x || readers_.is_output(centred))
       return false;
     NodeId square = kNone, divide = kNone;
-    for (NodeId reader : readers_[centred]) {
+    for (NodeId reader : readers_.of(centred)) {
       NodeId& slot = graph_.node(reader).op == Op::kEwDiv ? divide : square;
       if (slot != kNone && slot != reader) return false;
       slot = reader;
@@ -284,9 +269,7 @@ class Recogniser {
   }
 
   Graph graph_;
-  std::vector<std::vector<NodeId>> readers_;  // one entry per reading input slot
-  std::vector<NodeId> outputs_;
-  std::vector<std::string> names_;
+  GraphReaders readers_;  // of the graph as given (nodes added later are read by none of it)
 };
 
 }  // namespace

@@ -14,9 +14,10 @@
 #include <fmt/format.h>
 #include <onnx/onnx_pb.h>
 
+#include "frontend/graph_readers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
-#include "tensor/runtime_fusions.hpp"
 #include "frontend/onnx_tensor.hpp"
+#include "tensor/runtime_fusions.hpp"
 #include "tensor/shape_inference.hpp"
 
 namespace mctsat::frontend {
@@ -54,15 +55,7 @@ struct AttentionBlock {
 
 class Matcher {
  public:
-  explicit Matcher(const Graph& graph)
-      : graph_(graph), consumers_(graph.size()), readers_(graph.size()) {
-    for (NodeId id = 0; id < graph.size(); ++id)
-      for (const TensorRef& in : graph.node(id).inputs) {
-        ++consumers_[in.node];
-        readers_[in.node].push_back(id);
-      }
-    for (const auto& out : graph.outputs()) ++consumers_[out.tensor.node];
-  }
+  explicit Matcher(const Graph& graph) : graph_(graph), readers_(graph) {}
 
   // The block whose softmax is `softmax`, if it is one.
   std::optional<AttentionBlock> match(NodeId softmax) const {
@@ -195,7 +188,7 @@ class Matcher {
       return std::nullopt;
     // The packed projection of x transposed to [S, B, E], read by the three slices only.
     const Node& add = graph_.node(projection->node);
-    if (add.op != Op::kEwAdd || consumers_[projection->node] != 3) return std::nullopt;
+    if (add.op != Op::kEwAdd || readers_.uses(projection->node) != 3) return std::nullopt;
     for (int side : {0, 1}) {
       const TensorRef product = add.inputs[side], bias = add.inputs[1 - side];
       const Node& mm = graph_.node(product.node);
@@ -282,7 +275,7 @@ class Matcher {
       if (!gathered || (packed && *packed != *gathered)) return std::nullopt;
       packed = gathered;
     }
-    if (!is_transpose(*packed, {2, 0, 3, 1, 4}) || consumers_[*packed] != 3) return std::nullopt;
+    if (!is_transpose(*packed, {2, 0, 3, 1, 4}) || readers_.uses(*packed) != 3) return std::nullopt;
     const NodeId split = graph_.node(*packed).inputs[0].node;
     const Node& reshape = graph_.node(split);
     if (reshape.op != Op::kReshape || !single_use(split)) return std::nullopt;
@@ -342,7 +335,7 @@ class Matcher {
   }
 
  private:
-  static constexpr NodeId kNone = static_cast<NodeId>(-1);
+  static constexpr NodeId kNone = GraphReaders::kNone;
 
   struct Tail {
     NodeId product = 0, reshape = 0;
@@ -401,7 +394,7 @@ class Matcher {
     NodeId weight = 0, bias = 0;
   };
 
-  bool single_use(NodeId id) const { return consumers_[id] == 1; }
+  bool single_use(NodeId id) const { return readers_.uses(id) == 1; }
 
   // A float32 [B, S, H] sum of two operands of its own type.
   bool residual_sum(NodeId id) const {
@@ -412,10 +405,7 @@ class Matcher {
            graph_.type_of(sum.inputs[1]) == sum.outputs[0];
   }
 
-  NodeId sole_consumer(NodeId id) const {
-    if (!single_use(id) || readers_[id].empty()) return kNone;  // none, several, or an output
-    return readers_[id].front();
-  }
+  NodeId sole_consumer(NodeId id) const { return readers_.sole_reader(id); }
 
   bool is_transpose(NodeId id, const std::vector<std::int64_t>& perm) const {
     const Node& node = graph_.node(id);
@@ -428,11 +418,7 @@ class Matcher {
            node.outputs[0].dtype == tensor::DType::kFloat32;
   }
 
-  std::optional<double> scalar_value(TensorRef ref) const {
-    const Node& node = graph_.node(ref.node);
-    if (node.op != Op::kWeight || !node.value || node.value->size() != 1) return std::nullopt;
-    return node.value->data[0];
-  }
+  std::optional<double> scalar_value(TensorRef ref) const { return scalar_weight(graph_, ref); }
 
   // ewadd(matmul(x, W), b) in either operand order, read only by its reshape.
   std::optional<Projection> linear(TensorRef ref) const {
@@ -515,8 +501,7 @@ class Matcher {
   }
 
   const Graph& graph_;
-  std::vector<std::size_t> consumers_;        // per node: its reads, graph outputs included
-  std::vector<std::vector<NodeId>> readers_;  // per node: the nodes reading it, once per input
+  GraphReaders readers_;
 };
 
 // Writes the matched blocks into a copy of the graph: per block the packed weight and bias, the
@@ -683,18 +668,19 @@ class Rewriter {
     const tensor::Tensor& mask = *graph_.node(block.window_mask->node).value;
     const std::int64_t heads = full[1], length = full[2], square = length * length;
     tensor::Tensor value(full);
-    for (std::int64_t w = 0; w < full[0]; ++w)
-      for (std::int64_t n = 0; n < heads; ++n)
-        for (std::int64_t ij = 0; ij < square; ++ij) {
-          const std::int64_t image = mask.shape[0] == 1 ? 0 : w / block.windows;
-          const std::int64_t window = mask.shape[1] == 1 ? 0 : w % block.windows;
-          const std::int64_t head = mask.shape[2] == 1 ? 0 : n;
-          const std::int64_t at =
-              (((image * mask.shape[1] + window) * mask.shape[2] + head) * square) + ij;
+    for (std::int64_t w = 0; w < full[0]; ++w) {
+      const std::int64_t image = mask.shape[0] == 1 ? 0 : w / block.windows;
+      const std::int64_t window = mask.shape[1] == 1 ? 0 : w % block.windows;
+      for (std::int64_t n = 0; n < heads; ++n) {
+        const std::int64_t head = mask.shape[2] == 1 ? 0 : n;
+        const std::int64_t mask_at =
+            ((image * mask.shape[1] + window) * mask.shape[2] + head) * square;
+        for (std::int64_t ij = 0; ij < square; ++ij)
           value.data[static_cast<std::size_t>((w * heads + n) * square + ij)] =
               bias.data[static_cast<std::size_t>(n * square + ij)] +
-              mask.data[static_cast<std::size_t>(at)];
-        }
+              mask.data[static_cast<std::size_t>(mask_at + ij)];
+      }
+    }
     return weight(name, std::move(value));
   }
 
