@@ -6,8 +6,7 @@
 #include <numbers>
 #include <optional>
 
-#include <fmt/format.h>
-
+#include "frontend/graph_edits.hpp"
 #include "frontend/graph_readers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/weight_folding.hpp"
@@ -109,30 +108,6 @@ class Recogniser {
     return operand;
   }
 
-  TensorRef add_constant(const std::string& base, std::int64_t width, double fill,
-                         tensor::DType dtype) {
-    std::string name = base;
-    for (int k = 1; graph_.find(name); ++k) name = fmt::format("{}_{}", base, k);
-    Node weight;
-    weight.name = name;
-    weight.op = Op::kWeight;
-    weight.attrs = {tensor::Shape{width}};
-    weight.leaf_dtype = dtype;
-    weight.outputs = {tensor::TensorType{{width}, dtype}};
-    weight.value = std::make_shared<const tensor::Tensor>(tensor::Shape{width}, fill);
-    return {graph_.add_node(std::move(weight)), 0};
-  }
-
-  // Turns node `last` into `op` of `inputs` and `attrs`, keeping its name.
-  void replace(NodeId last, Op op, std::vector<TensorRef> inputs, tensor::Attrs attrs) {
-    Node& node = graph_.nodes()[last];
-    node.op = op;
-    node.inputs = std::move(inputs);
-    node.attrs = std::move(attrs);
-    node.opaque.reset();
-    node.value.reset();
-  }
-
   bool layer_norm(NodeId mean) {
     if (!mean_over_last_axis(mean)) return false;
     const TensorRef x = graph_.node(mean).inputs[0];
@@ -175,9 +150,11 @@ class Recogniser {
     std::optional<TensorRef> beta = affine_step(last, Op::kEwAdd, width);
     if (graph_.type_of({last, 0}) != x_type) return false;
     const std::string& name = graph_.node(last).name;
-    if (!gamma) gamma = add_constant(name + "/scale", width, 1.0, x_type.dtype);
-    if (!beta) beta = add_constant(name + "/bias", width, 0.0, x_type.dtype);
-    replace(last, Op::kLayerNorm, {x, *gamma, *beta}, {*epsilon});
+    if (!gamma)
+      gamma = add_weight(graph_, name + "/scale", tensor::Tensor({width}, 1.0), x_type.dtype);
+    if (!beta)
+      beta = add_weight(graph_, name + "/bias", tensor::Tensor({width}, 0.0), x_type.dtype);
+    turn_into(graph_, last, Op::kLayerNorm, {x, *gamma, *beta}, {*epsilon});
     return true;
   }
 
@@ -264,7 +241,7 @@ class Recogniser {
       last = product;
     }
     if (graph_.type_of({last, 0}) != x_type) return false;
-    replace(last, Op::kGelu, {x}, {approximate});
+    turn_into(graph_, last, Op::kGelu, {x}, {approximate});
     return true;
   }
 

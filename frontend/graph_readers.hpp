@@ -3,6 +3,7 @@
 // only inside it. Built once in O(nodes + edges); every query is O(1).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -44,6 +45,14 @@ inline std::optional<double> scalar_weight(const tensor::Graph& graph, tensor::T
   const tensor::Node& node = graph.node(ref.node);
   if (node.op != tensor::Op::kWeight || !node.value || node.value->size() != 1) return std::nullopt;
   return node.value->data[0];
+}
+
+// Whether `ref` is a weight with values, all zero.
+inline bool zero_weight(const tensor::Graph& graph, tensor::TensorRef ref) {
+  const tensor::Node& node = graph.node(ref.node);
+  return node.op == tensor::Op::kWeight && node.value &&
+         std::all_of(node.value->data.begin(), node.value->data.end(),
+                     [](double x) { return x == 0; });
 }
 
 }  // namespace mctsat::frontend

@@ -2,7 +2,9 @@
 // operator, opaque nodes from their payload, and the checker.
 #include "frontend/onnx_export.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <set>
@@ -11,6 +13,7 @@
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 
+#include "frontend/graph_readers.hpp"
 #include "frontend/onnx_attributes.hpp"
 #include "frontend/onnx_markers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
@@ -379,6 +382,8 @@ class Exporter {
         return emit_layer_norm(id, ins);
       case Op::kGelu:
         return emit_gelu(id, ins);
+      case Op::kAttention:
+        return emit_attention(id, ins);
       case Op::kOpaque:
         return emit_opaque(id, ins);
       case Op::kMerge:
@@ -454,6 +459,65 @@ class Exporter {
     const std::string one_plus = step(
         id, "Add", {step(id, "Erf", {scaled}, "erf"), constant(id, "one", 1, dtype)}, "one_plus");
     node("Mul", {step(id, "Mul", {ins[0], one_plus}, "product"), constant(id, "half", 0.5, dtype)},
+         {names_[id][0]}, n.name);
+  }
+
+  // Attention as Hugging Face writes it (ONNX has no attention operator before opset 23): q, k and
+  // v reshaped to [B, S, N, h] and transposed (k to [B, N, h, L]), MatMul, Mul by the scale, Add
+  // the bias (left out when it is a zero weight), for causal attention Where(lower-triangular, .,
+  // lowest float), Softmax, MatMul by the values, transposed back and reshaped to [B, S, N*h].
+  // Under `--onnx-ops onnxruntime` the lowering writes it as ONNX Runtime's Attention instead.
+  void emit_attention(NodeId id, const std::vector<std::string>& ins) {
+    const Node& n = graph_.node(id);
+    const std::int64_t heads = tensor::attr_int(n.attrs[0]);
+    const tensor::Shape &q = graph_.type_of(n.inputs[0]).shape,
+                        &k = graph_.type_of(n.inputs[1]).shape,
+                        &v = graph_.type_of(n.inputs[2]).shape;
+    const DType dtype = graph_.type_of(n.inputs[0]).dtype;
+    // A node of the decomposition, named after `what`: its output and the node.
+    auto part = [&](const char* type, std::vector<std::string> inputs, const std::string& what) {
+      const std::string out = unique(n.name + "/" + what);
+      return std::make_pair(out, node(type, std::move(inputs), {out}, out));
+    };
+    auto transposed = [&](const std::string& x, std::vector<std::int64_t> perm,
+                          const std::string& what) {
+      auto [out, transpose] = part("Transpose", {x}, what);
+      set_ints(transpose, "perm", perm);
+      return out;
+    };
+    auto split_heads = [&](const std::string& x, const tensor::Shape& shape,
+                           std::vector<std::int64_t> perm, const std::string& what) {
+      const std::string shape_name =
+          int_list(n.name + "/" + what + "_shape", {shape[0], shape[1], heads, shape[2] / heads});
+      return transposed(part("Reshape", {x, shape_name}, what + "_split").first, std::move(perm),
+                        what);
+    };
+    const std::string qh = split_heads(ins[0], q, {0, 2, 1, 3}, "query");
+    const std::string kt = split_heads(ins[1], k, {0, 2, 3, 1}, "key");
+    const std::string vh = split_heads(ins[2], v, {0, 2, 1, 3}, "value");
+    std::string scores = part("Mul",
+                              {part("MatMul", {qh, kt}, "scores").first,
+                               constant(id, "scale", tensor::attr_float(n.attrs[2]), dtype)},
+                              "scaled")
+                             .first;
+    if (!zero_weight(graph_, n.inputs[3])) scores = part("Add", {scores, ins[3]}, "biased").first;
+    if (tensor::attr_int(n.attrs[1]) == 1) {
+      tensor::Tensor lower({q[1], k[1]});
+      for (std::int64_t r = 0; r < q[1]; ++r)
+        for (std::int64_t c = 0; c <= r; ++c)
+          lower.data[static_cast<std::size_t>(r * k[1] + c)] = 1;
+      scores = part("Where",
+                    {initializer(n.name + "/causal", lower, DType::kBool), scores,
+                     constant(id, "masked", std::numeric_limits<float>::lowest(), dtype)},
+                    "masked")
+                   .first;
+    }
+    auto [probabilities, softmax] = part("Softmax", {scores}, "probabilities");
+    set_int(softmax, "axis", 3);
+    const std::string context = part("MatMul", {probabilities, vh}, "context").first;
+    node("Reshape",
+         {transposed(context, {0, 2, 1, 3}, "merged"),
+          int_list(n.name + "/shape", {q[0], q[1], v[2]})},
          {names_[id][0]}, n.name);
   }
 

@@ -12,6 +12,7 @@
 #include <onnx/version_converter/convert.h>
 
 #include "frontend/canonical_forms.hpp"
+#include "frontend/decomposed_attention.hpp"
 #include "frontend/decomposed_operators.hpp"
 #include "frontend/onnx_constant_folding.hpp"
 #include "frontend/onnx_importer.hpp"
@@ -132,8 +133,9 @@ tensor::Graph OnnxImporter::run() {
   }
   try {
     graph_.infer_and_validate();
-    return recognise_decomposed_operators(
-               to_canonical_forms(fold_weights(graph_), fused_activations_))
+    return recognise_attention(recognise_decomposed_operators(
+                                   to_canonical_forms(fold_weights(graph_), fused_activations_))
+                                   .graph)
         .graph;
   } catch (const Error& error) {
     throw error.located(SourceLocation::at(file_));

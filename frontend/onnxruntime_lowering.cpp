@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
 #include <onnx/onnx_pb.h>
 
+#include "frontend/graph_edits.hpp"
 #include "frontend/graph_readers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
 #include "frontend/onnx_tensor.hpp"
@@ -32,297 +32,68 @@ using tensor::TensorRef;
 
 constexpr std::int64_t kContribOpset = 1;
 
-// One matched self-attention block.
+// One attention operator whose projections ONNX Runtime's Attention can run.
 struct AttentionBlock {
-  TensorRef x;  // the projections' common input, [B, S, H]
+  NodeId attention = 0;  // the attention operator
+  TensorRef x;           // the projections' common input, [B, S, H]
   // The query, key and value weights ([H, N*h], with values) and biases ([N*h]) to pack, or one
   // packed weight [H, 3*N*h] and bias [3*N*h].
   std::vector<NodeId> weights, biases;
-  std::optional<TensorRef> mask;  // additive, broadcast to [B, N, S, S] (and expanded to it)
-  // Swin's shift mask, added per window on top of `mask`: a weight broadcasting to
-  // [B / windows, windows, N, S, S] (B counts the windows of every image).
-  std::optional<TensorRef> window_mask;
-  std::int64_t windows = 0;
+  std::optional<TensorRef> bias;  // additive, broadcast to [B, N, S, S] (and expanded to it)
   // Or Hugging Face's mask from token flags, (1 - flags[B, S]) * filter: the flags themselves.
   std::optional<TensorRef> flags;
   double filter = 0;
-  bool causal = false;  // each position attends to itself and the ones before it only
-  std::int64_t heads = 0;
-  NodeId output = 0;  // the block's last node: its readers read the attention, [B, S, N*h]
-                      // (reshaped to the node's shape when it differs)
-  bool sequence_major = false;  // the output is [S * B, N*h] (torch.nn.MultiheadAttention)
 };
 
 class Matcher {
  public:
   explicit Matcher(const Graph& graph) : graph_(graph), readers_(graph) {}
 
-  // The block whose softmax is `softmax`, if it is one.
-  std::optional<AttentionBlock> match(NodeId softmax) const {
-    const Node& sm = graph_.node(softmax);
-    if (sm.op != Op::kSoftmax || sm.outputs[0].shape.size() != 4 ||
-        tensor::attr_int(sm.attrs[0]) != 3 || !single_use(softmax))
+  // The attention operator `id` with its projections, if ONNX Runtime's Attention can run it:
+  // self-attention of equal widths whose q, k and v are three projections ewadd(matmul(x, W), b)
+  // of one x, or the three equal parts of one such projection split along its last axis, each
+  // read only by the attention.
+  std::optional<AttentionBlock> match(NodeId id) const {
+    const Node& node = graph_.node(id);
+    if (node.op != Op::kAttention) return std::nullopt;
+    const tensor::TensorType& q = graph_.type_of(node.inputs[0]);
+    if (q.dtype != tensor::DType::kFloat32 || graph_.type_of(node.inputs[1]) != q ||
+        graph_.type_of(node.inputs[2]) != q)
       return std::nullopt;
     AttentionBlock block;
-    // softmax(scores / sqrt(h) [+ mask])
-    NodeId scaled = sm.inputs[0].node;
-    std::int64_t causal_size = 0;
-    if (graph_.node(scaled).op == Op::kEwAdd) {
-      const Node& add = graph_.node(scaled);
-      if (!single_use(scaled)) return std::nullopt;
-      const bool first = graph_.node(add.inputs[0].node).op == Op::kEwDiv;
-      block.mask = add.inputs[first ? 1 : 0];
-      scaled = add.inputs[first ? 0 : 1].node;
-    } else if (opaque_of({scaled, 0}, "Where")) {
-      // GPT-2's causal mask: where(lower-triangular ones, scores, a very negative fill).
-      const Node& where = graph_.node(scaled);
-      if (!single_use(scaled) || where.inputs.size() != 3 || !lower_triangular(where.inputs[0]))
-        return std::nullopt;
-      const auto fill = scalar_value(where.inputs[2]);
-      if (!fill || !(*fill <= kMaskedScore)) return std::nullopt;  // NaN is not masked out
-      block.causal = true;
-      causal_size = graph_.type_of(where.inputs[0]).shape.back();
-      scaled = where.inputs[1].node;
-    }
-    const Node& div = graph_.node(scaled);
-    if (div.op != Op::kEwDiv || !single_use(scaled)) return std::nullopt;
-    const auto divisor = scalar_value(div.inputs[1]);
-    const NodeId scores = div.inputs[0].node;
-    const Node& qk = graph_.node(scores);
-    if (qk.op != Op::kMatmul || tensor::attr_int(qk.attrs[0]) != 0 || !single_use(scores))
-      return std::nullopt;
-    // ... times the values, transposed and reshaped back.
-    const auto tail = context_tail(softmax, {0, 2, 1, 3});
-    if (!tail) return std::nullopt;
-    const Node& pv = graph_.node(tail->product);
-    const NodeId merged = tail->reshape;
-    block.output = merged;
-
-    const std::vector<std::pair<TensorRef, std::vector<std::int64_t>>> heads = {
-        {qk.inputs[0], {0, 2, 1, 3}}, {qk.inputs[1], {0, 2, 3, 1}}, {pv.inputs[1], {0, 2, 1, 3}}};
-    std::optional<std::vector<std::int64_t>> split_shape;
-    for (const auto& [ref, perm] : heads) {
-      if (ref.output != 0 || !is_transpose(ref.node, perm) || !single_use(ref.node))
-        return std::nullopt;
-      const NodeId split = graph_.node(ref.node).inputs[0].node;
-      const Node& reshape = graph_.node(split);
-      if (reshape.op != Op::kReshape || !single_use(split)) return std::nullopt;
-      const auto& shape = reshape.outputs[0].shape;
-      if (shape.size() != 4 || (split_shape && *split_shape != shape)) return std::nullopt;
-      split_shape = shape;
-      const auto projection = linear(reshape.inputs[0]);
+    block.attention = id;
+    const NodeId first = node.inputs[0].node;
+    const Node& split = graph_.node(first);
+    if (split.op == Op::kSplit && node.inputs[1].node == first && node.inputs[2].node == first &&
+        node.inputs[0].output == 0 && node.inputs[1].output == 1 && node.inputs[2].output == 2 &&
+        split.outputs.size() == 3 && tensor::attr_int(split.attrs[0]) == 2 &&
+        readers_.uses(first) == 3) {
+      const auto projection = linear(split.inputs[0]);
       if (!projection) return std::nullopt;
-      if (block.weights.empty()) block.x = projection->x;
-      if (projection->x != block.x) return std::nullopt;
-      block.weights.push_back(projection->weight);
-      block.biases.push_back(projection->bias);
-    }
-    const auto& dims = *split_shape;  // [B, S, N, h]
-    const tensor::Shape& x_shape = graph_.type_of(block.x).shape;
-    if (x_shape.size() != 3 || x_shape[0] != dims[0] || x_shape[1] != dims[1]) return std::nullopt;
-    if (graph_.node(merged).outputs[0].shape != tensor::Shape{dims[0], dims[1], dims[2] * dims[3]})
-      return std::nullopt;
-    if (!near_sqrt(divisor, dims[3])) return std::nullopt;
-    if (block.mask && !mask_fits(*block.mask, dims)) return std::nullopt;
-    if (block.causal && causal_size != dims[1]) return std::nullopt;
-    if (block.mask)
-      if (const auto flags = token_flags(*block.mask, dims)) {
-        block.flags = flags->first;
-        block.filter = flags->second;
-        block.mask.reset();
+      block.x = projection->x;
+      block.weights = {projection->weight};
+      block.biases = {projection->bias};
+    } else {
+      for (const TensorRef& operand : {node.inputs[0], node.inputs[1], node.inputs[2]}) {
+        const auto projection = operand.output == 0 ? linear(operand) : std::nullopt;
+        if (!projection || (!block.weights.empty() && projection->x != block.x))
+          return std::nullopt;
+        block.x = projection->x;
+        block.weights.push_back(projection->weight);
+        block.biases.push_back(projection->bias);
       }
-    block.heads = dims[2];
+    }
+    if (graph_.type_of(block.x).shape.size() != 3) return std::nullopt;
+    const TensorRef bias = node.inputs[3];
+    if (zero_weight(graph_, bias)) return block;
+    const tensor::Shape& dims = q.shape;  // [B, S, N*h]
+    if (const auto flags = token_flags(bias, dims)) {
+      block.flags = flags->first;
+      block.filter = flags->second;
+    } else {
+      block.bias = bias;
+    }
     return block;
-  }
-
-  // torch.nn.MultiheadAttention's export (its [S, B, E] layout): x [B, S, E] transposed to
-  // [S, B, E], one packed projection ewadd(matmul(., W [E, 3E]), b [3E]) sliced into query, key
-  // and value along the last axis, each reshaped to [S, B*N, h] (head n of batch b at b*N + n) and
-  // transposed (key to [B*N, h, S]), the query divided by sqrt(h), softmax over the last axis,
-  // times the values, transposed back and reshaped to [S*B, E] (row s*B + b).
-  std::optional<AttentionBlock> match_torch(NodeId softmax) const {
-    const Node& sm = graph_.node(softmax);
-    if (sm.op != Op::kSoftmax || sm.outputs[0].shape.size() != 3 ||
-        tensor::attr_int(sm.attrs[0]) != 2 || !single_use(softmax))
-      return std::nullopt;
-    const NodeId scores = sm.inputs[0].node;
-    const Node& qk = graph_.node(scores);
-    if (qk.op != Op::kMatmul || tensor::attr_int(qk.attrs[0]) != 0 || !single_use(scores))
-      return std::nullopt;
-    const auto tail = context_tail(softmax, {1, 0, 2});
-    if (!tail) return std::nullopt;
-    const Node& pv = graph_.node(tail->product);
-    const NodeId merged = tail->reshape;
-
-    // The query: transpose(reshape(slice 0), [1, 0, 2]) / sqrt(h).
-    const Node& div = graph_.node(qk.inputs[0].node);
-    if (div.op != Op::kEwDiv || !single_use(qk.inputs[0].node)) return std::nullopt;
-    const auto divisor = scalar_value(div.inputs[1]);
-    const std::pair<TensorRef, std::vector<std::int64_t>> heads[] = {
-        {div.inputs[0], {1, 0, 2}}, {qk.inputs[1], {1, 2, 0}}, {pv.inputs[1], {1, 0, 2}}};
-    std::optional<TensorRef> projection;
-    std::optional<tensor::Shape> split_shape;
-    for (std::int64_t part = 0; part < 3; ++part) {
-      const auto& [ref, perm] = heads[part];
-      if (ref.output != 0 || !is_transpose(ref.node, perm) || !single_use(ref.node))
-        return std::nullopt;
-      const NodeId split = graph_.node(ref.node).inputs[0].node;
-      const Node& reshape = graph_.node(split);
-      if (reshape.op != Op::kReshape || !single_use(split)) return std::nullopt;
-      const tensor::Shape& shape = reshape.outputs[0].shape;                        // [S, B*N, h]
-      const tensor::Shape& sliced_shape = graph_.type_of(reshape.inputs[0]).shape;  // [S, B, E]
-      if (shape.size() != 3 || sliced_shape.size() != 3 || (split_shape && *split_shape != shape))
-        return std::nullopt;
-      split_shape = shape;
-      const auto sliced = slice_of(reshape.inputs[0], part, sliced_shape[2]);
-      if (!sliced || (projection && *projection != *sliced)) return std::nullopt;
-      projection = sliced;
-    }
-    const tensor::Shape& dims = *split_shape;
-    const tensor::Shape& projected = graph_.type_of(*projection).shape;  // [S, B, 3E]
-    const std::int64_t seq = dims[0], batch = projected[1], width = projected[2] / 3;
-    if (projected[0] != seq || projected[2] % 3 != 0 || dims[1] % batch != 0) return std::nullopt;
-    const std::int64_t heads_count = dims[1] / batch;
-    if (heads_count * dims[2] != width || !near_sqrt(divisor, dims[2])) return std::nullopt;
-    if (graph_.node(merged).outputs[0].shape != tensor::Shape{seq * batch, width})
-      return std::nullopt;
-    // The packed projection of x transposed to [S, B, E], read by the three slices only.
-    const Node& add = graph_.node(projection->node);
-    if (add.op != Op::kEwAdd || readers_.uses(projection->node) != 3) return std::nullopt;
-    for (int side : {0, 1}) {
-      const TensorRef product = add.inputs[side], bias = add.inputs[1 - side];
-      const Node& mm = graph_.node(product.node);
-      if (mm.op != Op::kMatmul || tensor::attr_int(mm.attrs[0]) != 0 || !single_use(product.node) ||
-          !valued_weight(mm.inputs[1], 2) || !valued_weight(bias, 1) ||
-          graph_.node(mm.inputs[1].node).value->shape[1] != 3 * width ||
-          graph_.node(bias.node).value->shape[0] != 3 * width)
-        continue;
-      const TensorRef transposed = mm.inputs[0];
-      if (!is_transpose(transposed.node, {1, 0, 2}) || !single_use(transposed.node)) continue;
-      const TensorRef x = graph_.node(transposed.node).inputs[0];
-      if (graph_.type_of(x).shape != tensor::Shape{batch, seq, width}) continue;
-      AttentionBlock block;
-      block.x = x;
-      block.weights = {mm.inputs[1].node};
-      block.biases = {bias.node};
-      block.heads = heads_count;
-      block.output = merged;
-      block.sequence_major = true;
-      return block;
-    }
-    return std::nullopt;
-  }
-
-  // torchvision's Swin Transformer window attention: windows x [B, S, C]; one packed projection ewadd(matmul(x, W [C, 3C]), b [3C])
-  // reshaped to [B, S, 3, N, h] and transposed to [3, B, N, S, h]; query, key and value gathered
-  // at 0, 1 and 2 of its first axis; the query times 1/sqrt(h), the key transposed to
-  // [B, N, h, S]; the scores plus a weight broadcasting to [B, N, S, S] (the relative position
-  // bias), for shifted windows viewed as [B / nW, nW, N, S, S] plus the shift mask (a weight
-  // broadcasting to that) and viewed back, softmax over the last axis (a dropout may follow), times
-  // the values, transposed back and reshaped to [B, S, C].
-  std::optional<AttentionBlock> match_windows(NodeId softmax) const {
-    const Node& sm = graph_.node(softmax);
-    if (sm.op != Op::kSoftmax || sm.outputs[0].shape.size() != 4 ||
-        tensor::attr_int(sm.attrs[0]) != 3 || !single_use(softmax))
-      return std::nullopt;
-    // A shifted window's scores plus bias, viewed as [B / nW, nW, N, S, S], plus the shift mask,
-    // viewed back.
-    NodeId biased = sm.inputs[0].node;
-    std::optional<TensorRef> window_mask;
-    std::int64_t windows = 0;
-    if (graph_.node(biased).op == Op::kReshape) {
-      const NodeId masked = graph_.node(biased).inputs[0].node;
-      const Node& shift = graph_.node(masked);
-      if (!single_use(biased) || shift.op != Op::kEwAdd || !single_use(masked) ||
-          !valued_weight(shift.inputs[1], 5))
-        return std::nullopt;
-      const NodeId view = shift.inputs[0].node;
-      const tensor::Shape& viewed = graph_.node(view).outputs[0].shape;
-      const tensor::Shape& back = sm.outputs[0].shape;
-      const tensor::Shape& mask = graph_.type_of(shift.inputs[1]).shape;
-      if (graph_.node(view).op != Op::kReshape || !single_use(view) || viewed.size() != 5 ||
-          viewed[0] * viewed[1] != back[0] ||
-          !std::equal(viewed.begin() + 2, viewed.end(), back.begin() + 1) ||
-          graph_.type_of(graph_.node(view).inputs[0]).shape != back)
-        return std::nullopt;
-      for (std::size_t k = 0; k < 5; ++k)
-        if (mask[k] != viewed[k] && (k >= 3 || mask[k] != 1)) return std::nullopt;
-      window_mask = shift.inputs[1];
-      windows = viewed[1];
-      biased = graph_.node(view).inputs[0].node;
-    }
-    const Node& add = graph_.node(biased);
-    if (add.op != Op::kEwAdd || !single_use(biased)) return std::nullopt;
-    const TensorRef scores = add.inputs[0], bias = add.inputs[1];
-    if (!valued_weight(bias, 4) && !valued_weight(bias, 3)) return std::nullopt;
-    const Node& qk = graph_.node(scores.node);
-    if (qk.op != Op::kMatmul || tensor::attr_int(qk.attrs[0]) != 0 || !single_use(scores.node))
-      return std::nullopt;
-    const auto tail = context_tail(softmax, {0, 2, 1, 3});
-    if (!tail) return std::nullopt;
-    const Node& pv = graph_.node(tail->product);
-    // The query times the scale, the key transposed, the values as they are.
-    const Node& mul = graph_.node(qk.inputs[0].node);
-    if (mul.op != Op::kEwMul || !single_use(qk.inputs[0].node)) return std::nullopt;
-    const auto scale = scalar_value(mul.inputs[1]);
-    if (!is_transpose(qk.inputs[1].node, {0, 1, 3, 2}) || !single_use(qk.inputs[1].node))
-      return std::nullopt;
-    const TensorRef parts[] = {mul.inputs[0], graph_.node(qk.inputs[1].node).inputs[0],
-                               pv.inputs[1]};
-    std::optional<NodeId> packed;
-    for (std::int64_t part = 0; part < 3; ++part) {
-      const auto gathered = gather_of(parts[part], part);
-      if (!gathered || (packed && *packed != *gathered)) return std::nullopt;
-      packed = gathered;
-    }
-    if (!is_transpose(*packed, {2, 0, 3, 1, 4}) || readers_.uses(*packed) != 3) return std::nullopt;
-    const NodeId split = graph_.node(*packed).inputs[0].node;
-    const Node& reshape = graph_.node(split);
-    if (reshape.op != Op::kReshape || !single_use(split)) return std::nullopt;
-    const tensor::Shape& dims5 = reshape.outputs[0].shape;  // [B, S, 3, N, h]
-    if (dims5.size() != 5 || dims5[2] != 3) return std::nullopt;
-    const std::vector<std::int64_t> dims = {dims5[0], dims5[1], dims5[3], dims5[4]};
-    const auto projection = linear(reshape.inputs[0]);
-    if (!projection) return std::nullopt;
-    const std::int64_t width = dims[2] * dims[3];
-    if (graph_.type_of(projection->x).shape != tensor::Shape{dims[0], dims[1], width} ||
-        graph_.node(projection->weight).value->shape != tensor::Shape{width, 3 * width})
-      return std::nullopt;
-    if (!scale || *scale <= 0 || !near_sqrt(1.0 / *scale, dims[3])) return std::nullopt;
-    if (graph_.node(tail->reshape).outputs[0].shape != tensor::Shape{dims[0], dims[1], width})
-      return std::nullopt;
-    const tensor::TensorType& bias_type = graph_.type_of(bias);
-    const tensor::Shape full = {dims[2], dims[1], dims[1]};
-    const tensor::Shape& b = bias_type.shape;
-    if (!std::equal(full.rbegin(), full.rend(), b.rbegin()) || (b.size() == 4 && b[0] != 1))
-      return std::nullopt;
-    AttentionBlock block;
-    block.x = projection->x;
-    block.weights = {projection->weight};
-    block.biases = {projection->bias};
-    block.mask = bias;
-    block.window_mask = window_mask;
-    block.windows = windows;
-    block.heads = dims[2];
-    block.output = tail->reshape;
-    return block;
-  }
-
-  // The tensor an opaque Gather of index `index` along axis 0 reads, when it is its only reader.
-  std::optional<NodeId> gather_of(TensorRef ref, std::int64_t index) const {
-    if (!opaque_of(ref, "Gather") || !single_use(ref.node)) return std::nullopt;
-    const Node& gather = graph_.node(ref.node);
-    if (gather.inputs.size() != 2 || scalar_value(gather.inputs[1]) != static_cast<double>(index) ||
-        gather.inputs[0].output != 0)
-      return std::nullopt;
-    const auto payload = OpaquePayload::parse(gather.opaque->payload);
-    if (!payload) return std::nullopt;
-    for (const auto& attribute : payload->node().attribute())
-      if (attribute.name() == "axis" && attribute.i() != 0) return std::nullopt;
-    const tensor::Shape& in = graph_.type_of(gather.inputs[0]).shape;
-    if (in.empty() || gather.outputs[0].shape != tensor::Shape(in.begin() + 1, in.end()))
-      return std::nullopt;
-    return gather.inputs[0].node;
   }
 
   // The residual sum (residual_sum) that layer normalization `id` alone reads.
@@ -335,60 +106,6 @@ class Matcher {
   }
 
  private:
-  static constexpr NodeId kNone = GraphReaders::kNone;
-
-  struct Tail {
-    NodeId product = 0, reshape = 0;
-  };
-
-  // The probabilities times the values (a plain product reading `softmax`, or a dropout of it,
-  // first), transposed by `perm` and reshaped: the product and the reshape, each step the only
-  // reader of the one before.
-  std::optional<Tail> context_tail(NodeId softmax, const std::vector<std::int64_t>& perm) const {
-    NodeId probabilities = softmax;
-    NodeId product = sole_consumer(softmax);
-    if (product != kNone && graph_.node(product).op == Op::kDropout) {  // identity at inference
-      probabilities = product;
-      product = sole_consumer(product);
-    }
-    if (product == kNone) return std::nullopt;
-    const Node& pv = graph_.node(product);
-    if (pv.op != Op::kMatmul || tensor::attr_int(pv.attrs[0]) != 0 ||
-        pv.inputs[0].node != probabilities || !single_use(product))
-      return std::nullopt;
-    const NodeId back = sole_consumer(product);
-    if (back == kNone || !is_transpose(back, perm) || !single_use(back)) return std::nullopt;
-    const NodeId reshape = sole_consumer(back);
-    if (reshape == kNone || graph_.node(reshape).op != Op::kReshape) return std::nullopt;
-    return Tail{product, reshape};
-  }
-
-  // Whether a scale is sqrt(h) (NaN is not: Attention would compute finite outputs).
-  static bool near_sqrt(std::optional<double> divisor, std::int64_t h) {
-    const double root = std::sqrt(static_cast<double>(h));
-    return divisor && std::abs(*divisor - root) <= 1e-6 * root;
-  }
-
-  // A fill at most this low masks a score out (exp underflows to 0 next to unmasked scores), as
-  // ONNX Runtime's unidirectional Attention does.
-  static constexpr double kMaskedScore = -1e4;
-
-  // The tensor an opaque Slice of the last axis, [part * width, (part + 1) * width), reads.
-  std::optional<TensorRef> slice_of(TensorRef ref, std::int64_t part, std::int64_t width) const {
-    if (!opaque_of(ref, "Slice") || !single_use(ref.node)) return std::nullopt;
-    const Node& slice = graph_.node(ref.node);
-    if (slice.inputs.size() != 4) return std::nullopt;  // data, starts, ends, axes
-    const auto start = scalar_value(slice.inputs[1]), end = scalar_value(slice.inputs[2]),
-               axis = scalar_value(slice.inputs[3]);
-    const std::int64_t rank =
-        static_cast<std::int64_t>(graph_.type_of(slice.inputs[0]).shape.size());
-    if (!start || !end || !axis || *start != static_cast<double>(part * width) ||
-        *end != static_cast<double>((part + 1) * width) ||
-        (*axis != -1.0 && *axis != static_cast<double>(rank - 1)))
-      return std::nullopt;
-    return slice.inputs[0];
-  }
-
   struct Projection {
     TensorRef x;
     NodeId weight = 0, bias = 0;
@@ -405,13 +122,6 @@ class Matcher {
            graph_.type_of(sum.inputs[1]) == sum.outputs[0];
   }
 
-  NodeId sole_consumer(NodeId id) const { return readers_.sole_reader(id); }
-
-  bool is_transpose(NodeId id, const std::vector<std::int64_t>& perm) const {
-    const Node& node = graph_.node(id);
-    return node.op == Op::kTranspose && tensor::attr_ints(node.attrs[0]) == perm;
-  }
-
   bool valued_weight(TensorRef ref, std::size_t rank) const {
     const Node& node = graph_.node(ref.node);
     return node.op == Op::kWeight && node.value && node.value->shape.size() == rank &&
@@ -420,7 +130,7 @@ class Matcher {
 
   std::optional<double> scalar_value(TensorRef ref) const { return scalar_weight(graph_, ref); }
 
-  // ewadd(matmul(x, W), b) in either operand order, read only by its reshape.
+  // ewadd(matmul(x, W), b) in either operand order, read once.
   std::optional<Projection> linear(TensorRef ref) const {
     const Node& add = graph_.node(ref.node);
     if (add.op != Op::kEwAdd || !single_use(ref.node)) return std::nullopt;
@@ -435,32 +145,6 @@ class Matcher {
       return Projection{mm.inputs[0], mm.inputs[1].node, bias.node};
     }
     return std::nullopt;
-  }
-
-  // A float mask of rank 4 whose dimensions broadcast to [B, N, S, S] (each one or the full size).
-  bool mask_fits(TensorRef mask, const std::vector<std::int64_t>& dims) const {
-    const tensor::TensorType& type = graph_.type_of(mask);
-    if (type.dtype != tensor::DType::kFloat32 || type.shape.size() != 4) return false;
-    const std::int64_t full[4] = {dims[0], dims[2], dims[1], dims[1]};
-    for (int k = 0; k < 4; ++k)
-      if (type.shape[k] != 1 && type.shape[k] != full[k]) return false;
-    return true;
-  }
-
-  // A weight with values, [.., S, S] with leading ones, that is 1 on and below the diagonal and 0
-  // above it.
-  bool lower_triangular(TensorRef ref) const {
-    const Node& node = graph_.node(ref.node);
-    if (node.op != Op::kWeight || !node.value) return false;
-    const tensor::Shape& shape = node.value->shape;
-    if (shape.size() < 2 || shape[shape.size() - 1] != shape[shape.size() - 2]) return false;
-    const std::int64_t n = shape.back();
-    if (tensor::numel(shape) != n * n) return false;
-    for (std::int64_t r = 0; r < n; ++r)
-      for (std::int64_t c = 0; c < n; ++c)
-        if (node.value->data[static_cast<std::size_t>(r * n + c)] != (c <= r ? 1.0 : 0.0))
-          return false;
-    return true;
   }
 
   bool opaque_of(TensorRef ref, std::string_view type) const {
@@ -517,11 +201,9 @@ class Rewriter {
 
   void add(const AttentionBlock& block) {
     // Copies: adding nodes moves the graph's nodes.
-    const tensor::TensorType result = graph_.node(block.output).outputs[0];
-    const std::string base = graph_.node(block.output).name + "/attention";
+    const Node attention_node = graph_.node(block.attention);
+    const std::string base = attention_node.name + "/attention";
     const tensor::Shape x = graph_.type_of(block.x).shape;  // [B, S, H]
-    const tensor::TensorType attended{{x[0], x[1], tensor::numel(result.shape) / (x[0] * x[1])},
-                                      tensor::DType::kFloat32};
     const auto packed_or_given = [&](const std::string& name, const std::vector<NodeId>& parts,
                                      std::size_t axis) {
       return parts.size() == 1 ? TensorRef{parts[0], 0} : packed(name, parts, axis);
@@ -530,18 +212,16 @@ class Rewriter {
                                      packed_or_given(base + "/qkv_weight", block.weights, 1),
                                      packed_or_given(base + "/qkv_bias", block.biases, 0)};
     std::vector<std::string> names = {"x", "weight", "bias"};
+    const std::int64_t heads = tensor::attr_int(attention_node.attrs[0]);
     if (block.flags) {
       inputs.push_back(int32_flags(base + "/mask_index", *block.flags));
       names.push_back("mask_index");
-    } else if (block.mask) {
-      const tensor::Shape m = graph_.type_of(*block.mask).shape;
+    } else if (block.bias) {
+      const tensor::Shape m = graph_.type_of(*block.bias).shape;
       // ONNX Runtime 1.20's CPU Attention reads attention_bias as [B, N, S, S] when B > 1 (a
-      // [B, 1, S, S] bias gave other outputs at batch 2): the mask is expanded to the full shape.
-      const tensor::Shape full = {x[0], block.heads, x[1], x[1]};
-      if (block.window_mask)
-        inputs.push_back(shifted_bias(base + "/shifted_bias", block, full));
-      else
-        inputs.push_back(m == full ? *block.mask : expand(base + "/mask", *block.mask, full));
+      // [B, 1, S, S] bias gave other outputs at batch 2): the bias is expanded to the full shape.
+      const tensor::Shape full = {x[0], heads, x[1], x[1]};
+      inputs.push_back(m == full ? *block.bias : expand(base + "/mask", *block.bias, full));
       names.insert(names.end(), {"", "", "attention_bias"});
     }
     onnx::NodeProto node;
@@ -550,41 +230,23 @@ class Rewriter {
     node.set_name(base);
     for (const auto& name : names) node.add_input(name);
     node.add_output("y");
-    auto* heads = node.add_attribute();
-    heads->set_name("num_heads");
-    heads->set_type(onnx::AttributeProto::INT);
-    heads->set_i(block.heads);
-    if (block.causal) {
-      auto* unidirectional = node.add_attribute();
-      unidirectional->set_name("unidirectional");
-      unidirectional->set_type(onnx::AttributeProto::INT);
-      unidirectional->set_i(1);
-    }
-    if (block.flags) {
-      auto* filter = node.add_attribute();
-      filter->set_name("mask_filter_value");
-      filter->set_type(onnx::AttributeProto::FLOAT);
-      filter->set_f(static_cast<float>(block.filter));
-    }
-    TensorRef attention = opaque(base, std::string(tensor::kOnnxRuntimeAttention), node, {}, "com.microsoft",
-                                 std::move(inputs), attended);
-    if (block.sequence_major && x[0] > 1) {  // [B, S, E] to torch's [S, B, E]
-      Node transpose;
-      transpose.name = base + "/transpose";
-      transpose.op = Op::kTranspose;
-      transpose.inputs = {attention};
-      transpose.attrs = {std::vector<std::int64_t>{1, 0, 2}};
-      attention = add_node(std::move(transpose));
-    }
-    if (attended.shape != result.shape) {  // the same elements in the same order
-      Node reshape;
-      reshape.name = base + "/reshape";
-      reshape.op = Op::kReshape;
-      reshape.inputs = {attention};
-      reshape.attrs = {result.shape};
-      attention = add_node(std::move(reshape));
-    }
-    replaced_.push_back({block.output, attention});
+    auto attribute = [&](const char* name, onnx::AttributeProto::AttributeType type) {
+      auto* added = node.add_attribute();
+      added->set_name(name);
+      added->set_type(type);
+      return added;
+    };
+    attribute("num_heads", onnx::AttributeProto::INT)->set_i(heads);
+    attribute("scale", onnx::AttributeProto::FLOAT)
+        ->set_f(static_cast<float>(tensor::attr_float(attention_node.attrs[2])));
+    if (tensor::attr_int(attention_node.attrs[1]) == 1)
+      attribute("unidirectional", onnx::AttributeProto::INT)->set_i(1);
+    if (block.flags)
+      attribute("mask_filter_value", onnx::AttributeProto::FLOAT)
+          ->set_f(static_cast<float>(block.filter));
+    replaced_.push_back(
+        {block.attention, opaque(base, std::string(tensor::kOnnxRuntimeAttention), node, {},
+                                 "com.microsoft", std::move(inputs), attention_node.outputs[0])});
   }
 
   // The sum of [B*S, H] views of its operands, viewed back as [B, S, H]: ONNX Runtime's
@@ -631,16 +293,7 @@ class Rewriter {
   }
 
  private:
-  TensorRef add_node(Node node) {
-    node.name = unique(node.name);
-    return {graph_.add_node(std::move(node)), 0};
-  }
-
-  std::string unique(const std::string& base) const {
-    std::string name = base;
-    for (int k = 1; graph_.find(name); ++k) name = fmt::format("{}_{}", base, k);
-    return name;
-  }
+  TensorRef add_node(Node node) { return add_named(graph_, std::move(node)); }
 
   // The weights' values concatenated along `axis` (0 for vectors, 1 for [H, n] matrices).
   TensorRef packed(const std::string& name, const std::vector<NodeId>& weights, std::size_t axis) {
@@ -657,41 +310,7 @@ class Rewriter {
         for (std::int64_t c = 0; c < width; ++c)
           value.data[at++] = part->data[static_cast<std::size_t>(r * width + c)];
       }
-    return weight(name, std::move(value));
-  }
-
-  // Swin's bias for every window of every image, [B, N, S, S]: the relative position bias
-  // ([1, N, S, S] or [N, S, S]) plus the shift mask of window w % windows.
-  TensorRef shifted_bias(const std::string& name, const AttentionBlock& block,
-                         const tensor::Shape& full) {
-    const tensor::Tensor& bias = *graph_.node(block.mask->node).value;
-    const tensor::Tensor& mask = *graph_.node(block.window_mask->node).value;
-    const std::int64_t heads = full[1], length = full[2], square = length * length;
-    tensor::Tensor value(full);
-    for (std::int64_t w = 0; w < full[0]; ++w) {
-      const std::int64_t image = mask.shape[0] == 1 ? 0 : w / block.windows;
-      const std::int64_t window = mask.shape[1] == 1 ? 0 : w % block.windows;
-      for (std::int64_t n = 0; n < heads; ++n) {
-        const std::int64_t head = mask.shape[2] == 1 ? 0 : n;
-        const std::int64_t mask_at =
-            ((image * mask.shape[1] + window) * mask.shape[2] + head) * square;
-        for (std::int64_t ij = 0; ij < square; ++ij)
-          value.data[static_cast<std::size_t>((w * heads + n) * square + ij)] =
-              bias.data[static_cast<std::size_t>(n * square + ij)] +
-              mask.data[static_cast<std::size_t>(mask_at + ij)];
-      }
-    }
-    return weight(name, std::move(value));
-  }
-
-  TensorRef weight(const std::string& name, tensor::Tensor value) {
-    Node node;
-    node.name = name;
-    node.op = Op::kWeight;
-    node.attrs = {value.shape};
-    node.leaf_dtype = tensor::DType::kFloat32;
-    node.value = std::make_shared<const tensor::Tensor>(std::move(value));
-    return add_node(std::move(node));
+    return add_weight(graph_, name, std::move(value));
   }
 
   // The token flags as int32 (what Attention's mask_index takes), one Cast per flags tensor.
@@ -772,10 +391,6 @@ OnnxRuntimeLowering lower_for_onnxruntime(const tensor::Graph& graph) {
   for (NodeId id = 0; id < graph.size(); ++id) {
     if (auto block = matcher.match(id))
       blocks.push_back(std::move(*block));
-    else if (auto torch = matcher.match_torch(id))
-      blocks.push_back(std::move(*torch));
-    else if (auto windows = matcher.match_windows(id))
-      blocks.push_back(std::move(*windows));
     else if (auto sum = matcher.match_layer_norm(id))
       sums.push_back(*sum);
   }

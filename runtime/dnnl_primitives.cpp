@@ -1,9 +1,12 @@
 // oneDNN primitives for each operator: convolution (grouped) and matmul (batched, broadcasting)
 // with the activation fused as a post-op, binary operations with broadcasting, eltwise, pooling,
-// mean reduction, concat, split parts as views or strided copies, softmax, batch normalization and
-// reorders for transposes. Attributes are decoded and checked here, with the reference kernels'
+// mean reduction, concat, split parts as views or strided copies, softmax, batch normalization,
+// layer normalization, attention composed of matmuls over strided views, and reorders for
+// transposes. Attributes are decoded and checked here, with the reference kernels'
 // conventions (SAME padding puts the odd cell at the end, average pooling counts padding).
 #include "runtime/dnnl_primitives.hpp"
+
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -336,6 +339,61 @@ std::vector<memory> global_avg_pool(const dnnl::engine& engine, ExecutorArena& a
   return {dst};
 }
 
+// Multi-head attention by composition: one batched matmul over strided views of q and k (every
+// batch and head at once) gives the scores, scaled by a post-op; the bias is added (broadcast),
+// then for causal attention a constant mask of 0 and -infinity; softmax over the keys; one batched
+// matmul over the probabilities and a strided view of v writes each head's slice of the output.
+std::vector<memory> attention(const dnnl::engine& engine, ExecutorArena& arena, const Node& node,
+                              std::span<const Operand> in, std::vector<Step>& steps) {
+  const Shape &q = in[0].shape, &k = in[1].shape, &v = in[2].shape;
+  const std::int64_t batch = q[0], queries = q[1], keys = k[1], width = q[2], value_width = v[2];
+  const std::int64_t heads = attr_int(node.attrs[0]);
+  const std::int64_t depth = width / heads, value_depth = value_width / heads;
+  const auto f32 = memory::data_type::f32;
+  const memory::desc q_heads({batch, heads, queries, depth}, f32,
+                             {queries * width, depth, width, 1});
+  const memory::desc k_heads_transposed({batch, heads, depth, keys}, f32,
+                                        {keys * width, depth, 1, width});
+  const memory::desc v_heads({batch, heads, keys, value_depth}, f32,
+                             {keys * value_width, value_depth, value_width, 1});
+  const memory::desc out_heads({batch, heads, queries, value_depth}, f32,
+                               {queries * value_width, value_depth, value_width, 1});
+  const Shape score_shape = {batch, heads, queries, keys};
+  const memory scores = fresh(engine, arena, score_shape);
+  dnnl::post_ops scaled;
+  scaled.append_eltwise(1.0f, algorithm::eltwise_linear,
+                        static_cast<float>(attr_float(node.attrs[2])), 0.0f);
+  dnnl::primitive_attr scale_attr;
+  scale_attr.set_post_ops(scaled);
+  const dnnl::matmul::desc score_desc(q_heads, k_heads_transposed, scores.get_desc());
+  steps.push_back({dnnl::matmul({score_desc, scale_attr, engine}),
+                   {{DNNL_ARG_SRC, view_of(in[0].memory, q_heads)},
+                    {DNNL_ARG_WEIGHTS, view_of(in[1].memory, k_heads_transposed)},
+                    {DNNL_ARG_DST, scores}}});
+  binary(engine, algorithm::binary_add, scores,
+         view_of(in[3].memory, plain_desc(padded(in[3].shape, 4))), scores, steps);
+  if (attr_int(node.attrs[1]) == 1) {
+    const memory mask = in_arena(plain_desc({1, 1, queries, keys}), engine, arena);
+    auto* cells = static_cast<float*>(mask.get_data_handle());
+    for (std::int64_t s = 0; s < queries; ++s)
+      for (std::int64_t l = 0; l < keys; ++l)
+        cells[s * keys + l] = l <= s ? 0.0f : -std::numeric_limits<float>::infinity();
+    binary(engine, algorithm::binary_add, scores, mask, scores, steps);
+  }
+  const memory probabilities = fresh(engine, arena, score_shape);
+  const dnnl::softmax_forward::desc softmax_desc(dnnl::prop_kind::forward_inference,
+                                                 scores.get_desc(), 3);
+  steps.push_back({dnnl::softmax_forward({softmax_desc, engine}),
+                   {{DNNL_ARG_SRC, scores}, {DNNL_ARG_DST, probabilities}}});
+  const memory dst = fresh(engine, arena, node.outputs[0].shape);
+  const dnnl::matmul::desc context_desc(probabilities.get_desc(), v_heads, out_heads);
+  steps.push_back({dnnl::matmul({context_desc, engine}),
+                   {{DNNL_ARG_SRC, probabilities},
+                    {DNNL_ARG_WEIGHTS, view_of(in[2].memory, v_heads)},
+                    {DNNL_ARG_DST, view_of(dst, out_heads)}}});
+  return {dst};
+}
+
 }  // namespace
 
 memory::desc plain_desc(const Shape& shape) {
@@ -426,6 +484,8 @@ std::vector<memory> lower_node(const dnnl::engine& engine, ExecutorArena& arena,
       return batchnorm(engine, arena, node, operands, steps);
     case Op::kLayerNorm:
       return layer_norm(engine, arena, node, operands, steps);
+    case Op::kAttention:
+      return attention(engine, arena, node, operands, steps);
     case Op::kEnlarge:
     case Op::kMerge:
       throw Error(fmt::format(

@@ -174,6 +174,7 @@ std::vector<tensor::Attrs> attribute_choices(Op op, const std::vector<std::int64
     case Op::kWeight:
     case Op::kReshape:
     case Op::kSplit:
+    case Op::kAttention:
     case Op::kNoop:
     case Op::kOpaque:
       break;  // not synthesizable (synthesizable_ops)
@@ -191,6 +192,7 @@ std::vector<tensor::Op> synthesizable_ops() {
       case Op::kWeight:
       case Op::kReshape:  // the target shape depends on the input's
       case Op::kSplit:    // several outputs
+      case Op::kAttention:  // four operands: their tuples would dominate the enumeration
       case Op::kNoop:
       case Op::kOpaque:
         continue;
@@ -279,6 +281,7 @@ bool roles_fit(Op op, const std::vector<bool>& parameter_args) {
     case Op::kSoftmax:
     case Op::kClip:
     case Op::kGelu:
+    case Op::kAttention:
     case Op::kInput:
     case Op::kWeight:
     case Op::kNoop:

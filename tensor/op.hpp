@@ -44,6 +44,7 @@ enum class Op : std::uint8_t {
   kClip,           // min max x: clamp to [min, max]
   kLayerNorm,      // epsilon x scale bias: layer normalization over the last axis
   kGelu,           // approximate x: GELU, 0 the erf form, 1 the tanh approximation
+  kAttention,      // heads causal scale q k v bias: multi-head scaled dot-product attention
   kNoop,           // a b: joins outputs under one root (e-graph only), no data
   kOpaque,         // any other operator: id output_shapes x...; type and attributes kept aside
 };

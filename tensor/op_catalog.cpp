@@ -66,6 +66,13 @@ constexpr std::array kClipParams = {real("min"), real("max"), tensor("x")};
 constexpr std::array kLayerNormParams = {real("epsilon"), tensor("x"), tensor("scale"),
                                          tensor("bias")};
 constexpr std::array kGeluParams = {integer("approximate", 0, 1), tensor("x")};
+constexpr std::array kAttentionParams = {integer("heads", 1, kMaxSize),
+                                         integer("causal", 0, 1),
+                                         real("scale"),
+                                         tensor("q"),
+                                         tensor("k"),
+                                         tensor("v"),
+                                         tensor("bias")};
 constexpr std::array kOpaqueParams = {integer("id", 0, kMaxId), ints("output_shapes"),
                                       tensors("inputs")};
 
@@ -101,6 +108,8 @@ constexpr std::array<OpSignature, kOpCount> kSignatures = {{
     {Op::kLayerNorm, "layernorm", kLayerNormParams, 1, false,
      "layer normalization over the last axis"},
     {Op::kGelu, "gelu", kGeluParams, 1, false, "GELU (0 erf form, 1 tanh approximation)"},
+    {Op::kAttention, "attention", kAttentionParams, 1, false,
+     "multi-head attention: softmax(scale q k^T + bias) v per head"},
     {Op::kNoop, "noop", kBinaryParams, 1, true, "joins outputs (no data)"},
     {Op::kOpaque, "opaque", kOpaqueParams, -1, false, "operator mctsat cannot rewrite"},
 }};

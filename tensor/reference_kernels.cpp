@@ -267,6 +267,52 @@ Tensor gelu(const Tensor& x, bool tanh_approximation) {
   return out;
 }
 
+Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& bias,
+                 std::int64_t heads, bool causal, double scale) {
+  const std::int64_t batch = q.shape[0], queries = q.shape[1], keys = k.shape[1];
+  const std::int64_t width = q.shape[2], value_width = v.shape[2];
+  const std::int64_t depth = width / heads, value_depth = value_width / heads;
+  // The bias's strides over [B, heads, S, L], 0 along its broadcast axes.
+  std::int64_t bias_strides[4] = {0, 0, 0, 0};
+  const std::size_t offset = 4 - bias.shape.size();
+  std::int64_t stride = 1;
+  for (std::size_t i = bias.shape.size(); i-- > 0;) {
+    bias_strides[offset + i] = bias.shape[i] == 1 ? 0 : stride;
+    stride *= bias.shape[i];
+  }
+  Tensor out(Shape{batch, queries, value_width});
+  std::vector<double> weights(to_size(keys));
+  for (std::int64_t b = 0; b < batch; ++b)
+    for (std::int64_t n = 0; n < heads; ++n)
+      for (std::int64_t s = 0; s < queries; ++s) {
+        const std::int64_t visible = causal ? s + 1 : keys;
+        double top = -std::numeric_limits<double>::infinity();
+        for (std::int64_t l = 0; l < visible; ++l) {
+          double dot = 0.0;
+          for (std::int64_t j = 0; j < depth; ++j)
+            dot += q.data[to_size((b * queries + s) * width + n * depth + j)] *
+                   k.data[to_size((b * keys + l) * width + n * depth + j)];
+          const std::int64_t at =
+              b * bias_strides[0] + n * bias_strides[1] + s * bias_strides[2] + l * bias_strides[3];
+          weights[to_size(l)] = scale * dot + bias.data[to_size(at)];
+          top = std::max(top, weights[to_size(l)]);
+        }
+        double sum = 0.0;
+        for (std::int64_t l = 0; l < visible; ++l) {
+          weights[to_size(l)] = std::exp(weights[to_size(l)] - top);
+          sum += weights[to_size(l)];
+        }
+        for (std::int64_t j = 0; j < value_depth; ++j) {
+          double total = 0.0;
+          for (std::int64_t l = 0; l < visible; ++l)
+            total += weights[to_size(l)] *
+                     v.data[to_size((b * keys + l) * value_width + n * value_depth + j)];
+          out.data[to_size((b * queries + s) * value_width + n * value_depth + j)] = total / sum;
+        }
+      }
+  return out;
+}
+
 }  // namespace kernels
 
 namespace {
@@ -375,6 +421,9 @@ std::vector<Tensor> evaluate_op(Op op, std::span<const Tensor> inputs, const Att
       return {kernels::layer_norm(inputs[0], inputs[1], inputs[2], attr_float(attrs[0]))};
     case Op::kGelu:
       return {kernels::gelu(inputs[0], integer(0) == 1)};
+    case Op::kAttention:
+      return {kernels::attention(inputs[0], inputs[1], inputs[2], inputs[3], integer(0),
+                                 integer(1) == 1, attr_float(attrs[2]))};
     case Op::kNoop:
       return {Tensor(Shape{}, 0.0)};
     case Op::kInput:

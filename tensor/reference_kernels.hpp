@@ -51,6 +51,12 @@ Tensor layer_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, doub
 // x * (1 + erf(x / sqrt 2)) / 2, or with `tanh_approximation`
 // x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) / 2.
 Tensor gelu(const Tensor& x, bool tanh_approximation);
+// Multi-head attention: q [B, S, D], k [B, L, D], v [B, L, E] split into `heads` equal slices of
+// their last axis; per batch and head softmax(scale * q k^T + bias) v, the bias broadcast to
+// [B, heads, S, L] and, when `causal`, keys after the query's position left out; the heads'
+// results side by side, [B, S, E].
+Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& bias,
+                 std::int64_t heads, bool causal, double scale);
 
 // Convolution and pooling (reference_conv_kernels.cpp). NCHW; `out_shape` is the inferred shape.
 Tensor conv2d(const Tensor& x, const Tensor& w, std::int64_t stride_h, std::int64_t stride_w,

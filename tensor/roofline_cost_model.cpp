@@ -111,6 +111,16 @@ double operator_flops(const OpInstance& instance) {
       return kLayerNormFlops * out;
     case Op::kGelu:
       return (int_attr(instance, 0) == 1 ? kGeluTanhFlops : kGeluFlops) * out;
+    case Op::kAttention: {
+      const Shape& q = input_of_rank(instance, 0, 3).shape;  // B, S, D
+      const Shape& k = input_of_rank(instance, 1, 3).shape;  // B, L, D
+      const Shape& v = input_of_rank(instance, 2, 3).shape;  // B, L, E
+      const double pairs = static_cast<double>(q[0]) * static_cast<double>(q[1]) *
+                           static_cast<double>(k[1]);  // query-key pairs over the batch
+      const double scores = pairs * static_cast<double>(int_attr(instance, 0));
+      return 2 * pairs * static_cast<double>(q[2]) + 2 * pairs * static_cast<double>(v[2]) +
+             kAttentionScoreFlops * scores;
+    }
     case Op::kPoolMax:
     case Op::kPoolAvg: {
       const double window =

@@ -47,6 +47,8 @@ inline constexpr double kClipFlops = 2;
 inline constexpr double kGeluFlops = 5;
 inline constexpr double kGeluTanhFlops = 9;
 inline constexpr double kLayerNormFlops = 7;
+// Per attention score: scale, add the bias, softmax (5).
+inline constexpr double kAttentionScoreFlops = 7;
 inline constexpr double kBatchNormFlops = 2;  // x * scale' + bias' (folded at inference)
 
 // Arithmetic of one operator:
@@ -56,6 +58,8 @@ inline constexpr double kBatchNormFlops = 2;  // x * scale' + bias' (folded at i
 //   poolmax/poolavg  N * C * Ho * Wo * kh * kw               + activation per output element
 //   globalavgpool    one add per input element + one divide per output element
 //   batchnorm        2 per element; layernorm 7, gelu 5 (tanh form 9) per element
+//   attention        2 B S L D (scores) + 2 B S L E (context) + 7 per score (B heads S L):
+//                    one kernel whose scores never reach memory
 //   transpose, concat, enlarge, merge, opaque: 0 (data movement only); views: 0
 double operator_flops(const OpInstance& instance);
 // Bytes read and written: every input and every output once, at its element type's size. Enlarge

@@ -18,9 +18,11 @@
 //   - layernorm and gelu run as one kernel each, as the operators they are (the ONNX importer
 //     recognises exporters' decompositions of them, frontend/decomposed_operators.hpp; the
 //     exporter writes the forms ONNX Runtime fuses back);
-//   - its com.microsoft.Attention (what `--onnx-ops onnxruntime` writes; an opaque operator, which
-//     cost models price as data movement) costs its three matrix products: the packed projection,
-//     the scores and the context.
+//   - attention runs as one kernel, as the operator it is (recognised on import,
+//     frontend/decomposed_attention.hpp); its com.microsoft.Attention (what `--onnx-ops
+//     onnxruntime` writes for an attention and its projections; an opaque operator, which cost
+//     models price as data movement) costs its three matrix products: the packed projection, the
+//     scores and the context.
 // ONNX Runtime also removes what no graph output needs (a lowered graph keeps the operators it
 // replaced). Deterministic; the operators' own costs come from the cost model.
 #pragma once

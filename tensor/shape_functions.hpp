@@ -411,6 +411,48 @@ bool infer_output_shapes(Ctx& ctx, Op op, std::span<const BasicShape<typename Ct
       return same_as_input();
     }
 
+    case Op::kAttention: {
+      // q [B, S, D], k [B, L, D], v [B, L, E], D and E multiples of the heads, bias broadcasting
+      // to the scores [B, heads, S, L] (rank 4 at most); causal attention needs S = L.
+      const S &q = in[0], &k = in[1], &v = in[2], &bias = in[3];
+      const D& heads = attrs[0][0];
+      if (!require_rank(ctx, q, 3, "attention query") ||
+          !require_rank(ctx, k, 3, "attention key") || !require_rank(ctx, v, 3, "attention value"))
+        return false;
+      if (bias.size() > 4)
+        return ctx.fail([&] {
+          return "attention bias must have rank 4 at most, got rank " + std::to_string(bias.size());
+        });
+      if (!ctx.require(k[0] == q[0] && v[0] == q[0] && k[2] == q[2] && v[1] == k[1], [&] {
+            return "attention operands do not fit: query [" + ctx.show(q[0]) + ", " +
+                   ctx.show(q[1]) + ", " + ctx.show(q[2]) + "], key [" + ctx.show(k[0]) + ", " +
+                   ctx.show(k[1]) + ", " + ctx.show(k[2]) + "], value [" + ctx.show(v[0]) + ", " +
+                   ctx.show(v[1]) + ", " + ctx.show(v[2]) + "]";
+          }))
+        return false;
+      if (!ctx.require(ctx.mod(q[2], heads) == 0 && ctx.mod(v[2], heads) == 0, [&] {
+            return "attention widths " + ctx.show(q[2]) + " and " + ctx.show(v[2]) +
+                   " are not multiples of " + ctx.show(heads) + " heads";
+          }))
+        return false;
+      if (!ctx.require(attrs[1][0] == 0 || q[1] == k[1], [&] {
+            return "causal attention needs as many keys as queries, got " + ctx.show(k[1]) +
+                   " and " + ctx.show(q[1]);
+          }))
+        return false;
+      const S scores = {q[0], heads, q[1], k[1]};
+      for (std::size_t i = 0; i < bias.size(); ++i) {
+        const D& d = bias[i];
+        const D& full = scores[4 - bias.size() + i];
+        if (!ctx.require(d == 1 || d == full, [&] {
+              return "attention bias dimension " + std::to_string(i) + " is " + ctx.show(d) +
+                     ", neither 1 nor the scores' " + ctx.show(full);
+            }))
+          return false;
+      }
+      return emit(S{q[0], q[1], v[2]});
+    }
+
     case Op::kNoop:
       return emit(S{});
 

@@ -163,7 +163,7 @@ TEST_CASE("--onnx-ops onnxruntime writes ONNX Runtime's Attention and flat resid
   }
 }
 
-TEST_CASE("layer norms and GELU import as operators, and the lowering gains as run") {
+TEST_CASE("layer norms, GELU and attention import as operators, and the lowering gains as run") {
   skip_if_unavailable(kModelsDir, "the PyTorch corpus");
   const Scratch scratch("mctsat-torch-as-run");
   const auto models = manifest();
@@ -171,12 +171,15 @@ TEST_CASE("layer norms and GELU import as operators, and the lowering gains as r
                                   [](const TorchModel& m) { return m.id == "bert-layer"; });
   REQUIRE(model != models.end());
   const std::string as_run = " --device cpu-2core --runtime-fusions onnxruntime";
-  // bert-layer's two decomposed layer norms (9 operators each) and its erf GELU (5) import as
-  // the catalog's layernorm and gelu: nothing stays opaque.
+  // bert-layer's two decomposed layer norms (9 operators each), its erf GELU (5) and its
+  // self-attention (12 after the projections) import as the catalog's layernorm, gelu and
+  // attention: nothing stays opaque.
   const nlohmann::json shown =
       run_json("show " + shell_quoted(model->path()) + as_run + " --json" + model->shape_options());
   CHECK(shown["operator_counts"]["layernorm"] == 2);
   CHECK(shown["operator_counts"]["gelu"] == 1);
+  CHECK(shown["operator_counts"]["attention"] == 1);
+  CHECK_FALSE(shown["operator_counts"].contains("softmax"));
   CHECK(shown["opaque_counts"].empty());
   // Its self-attention written as ONNX Runtime's Attention is estimated faster as run (the
   // guard measured it at +2..+4%: bench/results/2026-12-06-runtime-fusions).

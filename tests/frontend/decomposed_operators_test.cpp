@@ -15,10 +15,9 @@
 
 #include "frontend/onnx_export.hpp"
 #include "frontend/onnx_import.hpp"
-#include "frontend/onnx_opaque_evaluator.hpp"
-#include "tensor/interpreter.hpp"
 #include "tests/frontend/graph_queries.hpp"
 #include "tests/frontend/onnx_builders.hpp"
+#include "tests/frontend/reference_outputs.hpp"
 
 using namespace mctsat;
 using tensor::Op;
@@ -99,18 +98,6 @@ tensor::Graph decomposed(const Form& form) {
   }
   if (!form.leak.empty()) add_value_info(g.add_output(), form.leak, {2, kRows, kWidth});
   return frontend::graph_from_onnx(bytes_of(model), "decomposed.onnx");
-}
-
-std::vector<tensor::Tensor> run(const tensor::Graph& graph) {
-  return tensor::interpret(graph, tensor::random_inputs(graph, 3),
-                           frontend::with_onnx_opaque_evaluator({}));
-}
-
-void check_same_output(const tensor::Graph& a, const tensor::Graph& b) {
-  const tensor::Tensor ya = run(a).at(0), yb = run(b).at(0);
-  REQUIRE(ya.shape == yb.shape);
-  for (std::size_t i = 0; i < ya.data.size(); ++i)
-    CHECK(ya.data[i] == doctest::Approx(yb.data[i]).epsilon(1e-6).scale(1));  // float32 constants
 }
 
 bool has_op_type(const std::string& model_bytes, const std::string& type) {

@@ -1,10 +1,11 @@
 // lower_for_onnxruntime (frontend/onnxruntime_lowering.hpp) on Hugging Face-style self-attention
-// built operator by operator: the block becomes one opaque com.microsoft.Attention reading x, the
-// query, key and value weights and biases packed in that order, and the mask expanded to
-// [B, N, S, S] (ONNX Runtime 1.20 misreads a [B, 1, S, S] bias at batch 2); the ONNX export writes
-// it with the contrib domain. A block whose intermediate tensor is read elsewhere, or whose scale
-// is not 1 / sqrt(h), is left as it is. A residual sum only a layer norm reads is written on
-// [B*S, H] views. (ONNX Runtime runs the lowered exports of real models in
+// built operator by operator and recognised as an attention operator: it becomes one opaque
+// com.microsoft.Attention reading x, the query, key and value weights and biases packed in that
+// order, and the mask expanded to [B, N, S, S] (ONNX Runtime 1.20 misreads a [B, 1, S, S] bias at
+// batch 2), with the attention's scale; the ONNX export writes it with the contrib domain. A block
+// whose intermediate tensor is read elsewhere is no attention and is left as it is; neither is an
+// attention whose projection is read elsewhere. A residual sum only a layer norm reads is written
+// on [B*S, H] views. (ONNX Runtime runs the lowered exports of real models in
 // tests/cli/torch_models_cli_test.cpp.)
 #include <cmath>
 #include <limits>
@@ -15,6 +16,7 @@
 
 #include <doctest/doctest.h>
 
+#include "frontend/decomposed_attention.hpp"
 #include "frontend/onnx_export.hpp"
 #include "frontend/onnx_import.hpp"
 #include "frontend/onnxruntime_lowering.hpp"
@@ -36,8 +38,9 @@ std::shared_ptr<const tensor::Tensor> values(const Shape& shape, const std::stri
 }
 
 struct Options {
-  double divisor = 2.0;      // sqrt(kHeadSize)
-  bool leak_scores = false;  // the scores are also a graph output
+  double divisor = 2.0;          // sqrt(kHeadSize)
+  bool leak_scores = false;      // the scores are also a graph output
+  bool leak_projection = false;  // the key's projection is also a graph output
 };
 
 tensor::Graph attention_graph(const Options& options) {
@@ -48,6 +51,7 @@ tensor::Graph attention_graph(const Options& options) {
     const TensorRef projected = b.ewadd(
         b.matmul(x, b.weight(name + ".w", {kWidth, kWidth}, values({kWidth, kWidth}, name))),
         b.weight(name + ".b", {kWidth}, values({kWidth}, name + ".b")));
+    if (name == "k" && options.leak_projection) b.output("key", projected);
     return b.transpose(b.reshape(projected, {kBatch, kSeq, kHeads, kHeadSize}), std::move(perm));
   };
   const TensorRef q = heads("q", {0, 2, 1, 3}), k = heads("k", {0, 2, 3, 1}),
@@ -62,7 +66,7 @@ tensor::Graph attention_graph(const Options& options) {
   const TensorRef context = b.transpose(b.matmul(probabilities, v), {0, 2, 1, 3});
   b.output("y", b.relu(b.reshape(context, {kBatch, kSeq, kWidth})));
   if (options.leak_scores) b.output("scores", scores);
-  return std::move(b).finish();
+  return frontend::recognise_attention(std::move(b).finish()).graph;
 }
 
 // Hugging Face's self-attention with the mask made from token flags, as exported to ONNX (the
@@ -157,11 +161,24 @@ TEST_CASE("Hugging Face-style self-attention becomes com.microsoft.Attention") {
   CHECK(onnx.find("Softmax") == std::string::npos);  // the replaced block is not written
 }
 
-TEST_CASE("attention blocks whose tensors are read elsewhere, or scaled otherwise, stay") {
+TEST_CASE("Attention keeps the attention's scale; blocks read elsewhere stay") {
+  const frontend::OnnxRuntimeLowering thirds =
+      frontend::lower_for_onnxruntime(attention_graph({.divisor = 3.0}));
+  CHECK(thirds.attention == 1);
+  const tensor::Node* attention = find_opaque(thirds.graph, "com.microsoft.Attention");
+  REQUIRE(attention != nullptr);
+  onnx::ModelProto model;
+  REQUIRE(model.ParseFromString(frontend::graph_to_onnx(thirds.graph)));
+  bool scaled = false;
+  for (const onnx::NodeProto& node : model.graph().node())
+    for (const onnx::AttributeProto& attribute : node.attribute())
+      if (node.op_type() == "Attention" && attribute.name() == "scale")
+        scaled = std::abs(attribute.f() - 1.0f / 3.0f) < 1e-7f;
+  CHECK(scaled);
   CHECK(frontend::lower_for_onnxruntime(attention_graph({.leak_scores = true})).attention == 0);
-  CHECK(frontend::lower_for_onnxruntime(attention_graph({.divisor = 3.0})).attention == 0);
-  // A NaN scale (every output NaN) passed the distance check and was lowered to Attention's own
-  // 1/sqrt(h): finite outputs (the hostile campaign's ONNX Runtime comparison).
+  CHECK(frontend::lower_for_onnxruntime(attention_graph({.leak_projection = true})).attention == 0);
+  // A NaN scale (every output NaN) was once lowered to Attention's own 1/sqrt(h): finite outputs
+  // (the hostile campaign's ONNX Runtime comparison). It is no attention.
   CHECK(frontend::lower_for_onnxruntime(attention_graph({.divisor = std::nan("")})).attention == 0);
 }
 

@@ -123,6 +123,13 @@ TEST_CASE("unary operators, softmax, clip and global average pooling") {
   check_op(Op::kGelu, {{2, 3, 5}}, {std::int64_t{1}});
   check_op(Op::kLayerNorm, {{2, 3, 8}, {8}, {8}}, {1e-5});
   check_op(Op::kLayerNorm, {{6, 4}, {4}, {4}}, {0.5});
+  // attention: heads, causal, scale; q, k, v, bias
+  check_op(Op::kAttention, {{2, 5, 8}, {2, 5, 8}, {2, 5, 8}, {2, 1, 1, 5}},
+           {std::int64_t{2}, std::int64_t{0}, 0.5});
+  check_op(Op::kAttention, {{1, 4, 6}, {1, 4, 6}, {1, 4, 6}, {3, 4, 4}},
+           {std::int64_t{3}, std::int64_t{1}, 0.25});
+  check_op(Op::kAttention, {{2, 3, 4}, {2, 6, 4}, {2, 6, 8}, {1, 1, 1, 1}},
+           {std::int64_t{1}, std::int64_t{0}, 1.0});
   check_op(Op::kClip, {{4, 6}}, {0.5, -0.25});  // min > max: everything becomes max
   check_op(Op::kGlobalAvgPool, {{2, 3, 5, 4}}, {});
 }

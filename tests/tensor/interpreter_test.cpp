@@ -492,6 +492,24 @@ TEST_CASE("gelu is x * Phi(x): the erf form, and its tanh approximation") {
                {-0.15880800939172324, 0, 0.8411919906082768, 1.954597694087775}, 1e-12);
 }
 
+TEST_CASE("attention: softmax(scale q k^T + bias) v per head, causal leaves later keys out") {
+  // Two heads of depth 1: head 0 reads column 0 of q, k and v, head 1 column 1.
+  const Tensor q({1, 2, 2}, {1, 0, 0, 1}), k({1, 2, 2}, {1, 2, 3, 0}),
+      v({1, 2, 2}, {10, 20, 30, 40});
+  const Tensor no_bias({1, 1, 1, 1}, {0});
+  auto attention = [&](const Tensor& bias, std::int64_t causal, double scale) {
+    return run1(Op::kAttention, {q, k, v, bias}, {std::int64_t{2}, causal, scale});
+  };
+  // Head 0, query 0: scores [1, 3], weights [0.1192, 0.8808] over values [10, 30]; query 1:
+  // scores [0, 0]. Head 1, query 0: scores [0, 0]; query 1: scores [2, 0] over values [20, 40].
+  check_tensor(attention(no_bias, 0, 1.0), {1, 2, 2},
+               {27.615941559557646, 30, 20, 22.384058440442348}, 1e-12);
+  check_tensor(attention(no_bias, 1, 1.0), {1, 2, 2}, {10, 20, 20, 22.384058440442348}, 1e-12);
+  check_tensor(attention(no_bias, 0, 0.0), {1, 2, 2}, {20, 30, 20, 30}, 1e-12);  // uniform
+  // A bias of -1000 on key 1 (broadcast over batch, heads and queries) leaves key 0 alone.
+  check_tensor(attention(Tensor({2}, {0, -1000}), 0, 1.0), {1, 2, 2}, {10, 20, 10, 20}, 1e-12);
+}
+
 TEST_CASE("clip clamps to [min, max]") {
   check_tensor(run1(Op::kClip, {Tensor({6}, {-3, -1, 0, 1.5, 2, 5})}, {-1.0, 2.0}), {6},
                {-1, -1, 0, 1.5, 2, 2});

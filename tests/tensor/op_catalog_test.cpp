@@ -23,12 +23,12 @@ std::vector<std::string_view> param_names(const OpSignature& sig) {
 
 TEST_CASE("every operator has its own signature, in catalog order") {
   const std::vector<std::string_view> expected = {
-      "input",     "weight",  "matmul",  "conv2d",    "ewadd",   "ewmul",   "ewsub",
-      "ewdiv",     "smul",    "relu",    "tanh",      "sigmoid", "dropout", "identity",
-      "transpose", "reshape", "flatten", "enlarge",   "poolmax", "poolavg", "globalavgpool",
-      "concat",    "split",   "merge",   "batchnorm", "softmax", "clip",    "layernorm",
-      "gelu",      "noop",    "opaque"};
-  REQUIRE(kOpCount == 31);
+      "input",     "weight",    "matmul",  "conv2d",    "ewadd",   "ewmul",   "ewsub",
+      "ewdiv",     "smul",      "relu",    "tanh",      "sigmoid", "dropout", "identity",
+      "transpose", "reshape",   "flatten", "enlarge",   "poolmax", "poolavg", "globalavgpool",
+      "concat",    "split",     "merge",   "batchnorm", "softmax", "clip",    "layernorm",
+      "gelu",      "attention", "noop",    "opaque"};
+  REQUIRE(kOpCount == 32);
   REQUIRE(all_signatures().size() == kOpCount);
   for (std::size_t k = 0; k < kOpCount; ++k) {
     const Op op = static_cast<Op>(k);
@@ -80,7 +80,8 @@ TEST_CASE("tensor_count, attr_count and variadic") {
       {Op::kMerge, 1, 1, false},   {Op::kBatchNorm, 5, 0, false},
       {Op::kSoftmax, 1, 1, false}, {Op::kClip, 1, 2, false},
       {Op::kNoop, 2, 0, false},    {Op::kLayerNorm, 3, 1, false},
-      {Op::kGelu, 1, 1, false},    {Op::kOpaque, 1, 2, true},
+      {Op::kGelu, 1, 1, false},    {Op::kAttention, 4, 3, false},
+      {Op::kOpaque, 1, 2, true},
   };
   for (const Expected& e : cases) {
     const OpSignature& sig = signature(e.op);

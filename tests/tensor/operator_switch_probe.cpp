@@ -37,6 +37,7 @@ int probe(mctsat::tensor::Op op) {
     case Op::kClip:
     case Op::kLayerNorm:
     case Op::kGelu:
+    case Op::kAttention:
     case Op::kNoop:
       return 1;
   }

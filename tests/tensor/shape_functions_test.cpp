@@ -411,6 +411,31 @@ TEST_CASE("softmax checks its axis") {
   CHECK(shape_of(infer(Op::kGelu, {f32({3, 5})}, {i(1)})) == Shape{3, 5});
 }
 
+TEST_CASE("attention checks its operands, heads and bias") {
+  const Attrs two_heads = {i(2), i(0), 0.5};
+  CHECK(shape_of(infer(Op::kAttention,
+                       {f32({2, 5, 8}), f32({2, 7, 8}), f32({2, 7, 6}), f32({2, 1, 1, 7})},
+                       two_heads)) == Shape{2, 5, 6});
+  CHECK(shape_of(infer(Op::kAttention, {f32({2, 5, 8}), f32({2, 7, 8}), f32({2, 7, 6}), f32({7})},
+                       two_heads)) == Shape{2, 5, 6});
+  CHECK_ERROR(infer(Op::kAttention,
+                    {f32({2, 5, 8}), f32({2, 7, 4}), f32({2, 7, 6}), f32({1, 1, 1, 1})}, two_heads),
+              "attention operands do not fit");
+  CHECK_ERROR(
+      infer(Op::kAttention, {f32({2, 5, 8}), f32({2, 5, 8}), f32({2, 5, 8}), f32({1, 1, 1, 1})},
+            {i(3), i(0), 0.5}),
+      "attention widths 8 and 8 are not multiples of 3 heads");
+  CHECK_ERROR(
+      infer(Op::kAttention, {f32({2, 5, 8}), f32({2, 7, 8}), f32({2, 7, 8}), f32({1, 1, 1, 1})},
+            {i(2), i(1), 0.5}),
+      "causal attention needs as many keys as queries");
+  CHECK_ERROR(infer(Op::kAttention,
+                    {f32({2, 5, 8}), f32({2, 7, 8}), f32({2, 7, 8}), f32({1, 3, 1, 1})}, two_heads),
+              "attention bias dimension 1 is 3, neither 1 nor the scores' 2");
+  CHECK_ERROR(infer(Op::kAttention, {f32({2, 5}), f32({2, 5}), f32({2, 5}), f32({1})}, two_heads),
+              "attention query must have rank 3");
+}
+
 TEST_CASE("noop joins two tensors into one scalar output") {
   const auto result = infer(Op::kNoop, {typed({2, 3}, DType::kInt8), f32({4})});
   REQUIRE(result.ok());
