@@ -184,6 +184,47 @@ std::optional<double> attention_cost(const Graph& graph, const Node& node, const
          product({b, s, s}, {b, s, inner}, {b, s, inner});
 }
 
+// An attention operator as ONNX Runtime runs its export, the decomposition onnx_export.cpp writes
+// (ONNX Runtime 1.30 fuses none of it): q, k and v transposed to [B, N, ., h] (their reshapes are
+// views), the scores' product, the scale, the bias unless it is a zero weight, for causal
+// attention a Where, softmax, the context's product and its transpose back to [B, S, N, h'].
+double decomposed_attention_cost(const Graph& graph, const Node& node, const CostModel& model) {
+  const DType dtype = graph.type_of(node.inputs[0]).dtype;
+  const Shape &q = graph.type_of(node.inputs[0]).shape, &k = graph.type_of(node.inputs[1]).shape,
+              &v = graph.type_of(node.inputs[2]).shape;
+  const std::int64_t heads = attr_int(node.attrs[0]);
+  const std::int64_t b = q[0], s = q[1], l = k[1], h = q[2] / heads, hv = v[2] / heads;
+  auto cost = [&](Op op, std::vector<Shape> in, Attrs attrs, Shape out) {
+    std::vector<TensorType> inputs;
+    for (Shape& shape : in) inputs.push_back({std::move(shape), dtype});
+    const std::vector<TensorType> outputs{{std::move(out), dtype}};
+    return checked_cost(model, OpInstance{op, inputs, std::move(attrs), outputs});
+  };
+  auto transpose = [&](Shape in, std::vector<std::int64_t> perm) {
+    Shape out;
+    for (const std::int64_t axis : perm) out.push_back(in[static_cast<std::size_t>(axis)]);
+    return cost(Op::kTranspose, {std::move(in)}, {perm}, std::move(out));
+  };
+  const Attrs plain{static_cast<std::int64_t>(Activation::kNone)};
+  const Shape scores = {b, heads, s, l};
+  double total = transpose({b, s, heads, h}, {0, 2, 1, 3}) +
+                 transpose({b, l, heads, h}, {0, 2, 3, 1}) +
+                 transpose({b, l, heads, hv}, {0, 2, 1, 3}) +
+                 cost(Op::kMatmul, {{b, heads, s, h}, {b, heads, h, l}}, plain, scores) +
+                 cost(Op::kEwMul, {scores, {}}, {}, scores) +
+                 cost(Op::kSoftmax, {scores}, {std::int64_t{3}}, scores) +
+                 cost(Op::kMatmul, {scores, {b, heads, l, hv}}, plain, {b, heads, s, hv}) +
+                 transpose({b, heads, s, hv}, {0, 2, 1, 3});
+  const Node& bias = graph.node(node.inputs[3].node);
+  const bool zero_bias = bias.op == Op::kWeight && bias.value &&
+                         std::all_of(bias.value->data.begin(), bias.value->data.end(),
+                                     [](double x) { return x == 0; });
+  if (!zero_bias)
+    total += cost(Op::kEwAdd, {scores, graph.type_of(node.inputs[3]).shape}, {}, scores);
+  if (attr_int(node.attrs[1]) == 1) total += cost(Op::kEwAdd, {scores, {s, l}}, {}, scores);
+  return total;
+}
+
 }  // namespace
 
 AsRunPlan as_run_plan(const Graph& graph, RuntimeFusions runtime) {
@@ -207,9 +248,10 @@ AsRunCosts as_run_costs(const Graph& graph, const CostModel& model) {
     }
     if (plan.dropped[cost.node]) cost.cost_ms = 0;
     const Node& node = graph.node(cost.node);
-    if (model.runtime_fusions() == RuntimeFusions::kOnnxRuntime && cost.cost_ms > 0 &&
-        node.opaque && node.opaque->type == kOnnxRuntimeAttention)
+    if (model.runtime_fusions() != RuntimeFusions::kOnnxRuntime || cost.cost_ms == 0) continue;
+    if (node.opaque && node.opaque->type == kOnnxRuntimeAttention)
       if (const auto priced = attention_cost(graph, node, model)) cost.cost_ms = *priced;
+    if (node.op == Op::kAttention) cost.cost_ms = decomposed_attention_cost(graph, node, model);
   }
   const Attrs no_attrs;
   for (const TensorType& copied : plan.copies) {

@@ -18,11 +18,12 @@
 //   - layernorm and gelu run as one kernel each, as the operators they are (the ONNX importer
 //     recognises exporters' decompositions of them, frontend/decomposed_operators.hpp; the
 //     exporter writes the forms ONNX Runtime fuses back);
-//   - attention runs as one kernel, as the operator it is (recognised on import,
-//     frontend/decomposed_attention.hpp); its com.microsoft.Attention (what `--onnx-ops
-//     onnxruntime` writes for an attention and its projections; an opaque operator, which cost
-//     models price as data movement) costs its three matrix products: the packed projection, the
-//     scores and the context.
+//   - an attention operator (recognised on import, frontend/decomposed_attention.hpp) runs as the
+//     decomposition the standard export writes, which ONNX Runtime leaves unfused: its transposes,
+//     products, scale, bias and softmax, each priced by the model; its com.microsoft.Attention
+//     (what `--onnx-ops onnxruntime` writes for an attention and its projections; an opaque
+//     operator, which cost models price as data movement) costs its three matrix products: the
+//     packed projection, the scores and the context.
 // ONNX Runtime also removes what no graph output needs (a lowered graph keeps the operators it
 // replaced). Deterministic; the operators' own costs come from the cost model.
 #pragma once

@@ -1,6 +1,7 @@
 // Graphs priced as ONNX Runtime runs them: a convolution's bias, residual sum and activation are
 // fused, a Gemm's bias and activation too; an activation behind a concat is not; a split of a
-// convolution's output copies; Attention costs its products; unused operators cost nothing; the
+// convolution's output copies; Attention costs its products, an attention operator its
+// decomposition's operators; unused operators cost nothing; the
 // kNone runtime is the plain sum; the fusing model's name. (Layer norms and GELU as exporters
 // write them: tests/cli/torch_models_cli_test.cpp, on bert-layer.)
 #include "tensor/runtime_fusions.hpp"
@@ -183,6 +184,42 @@ TEST_CASE("ONNX Runtime's Attention costs its matrix products; what no output ne
   CHECK(as_run_plan(graph, RuntimeFusions::kOnnxRuntime).dropped[unused.node]);
   CHECK(costs.nodes[unused.node].cost_ms == 0);
   CHECK(costs.total_ms == doctest::Approx(products));
+}
+
+TEST_CASE("an attention operator costs the decomposition ONNX Runtime runs for it") {
+  // q, k and v [1, 64, 256] in 4 heads of 64; a zero bias (written as no Add), or one of values.
+  auto attention_graph = [](double bias_value) {
+    GraphBuilder b;
+    const TensorRef q = b.input("q", {1, 64, 256}), k = b.input("k", {1, 64, 256}),
+                    v = b.input("v", {1, 64, 256});
+    const TensorRef bias = b.weight("bias", {1, 1, 1, 64},
+                                    std::make_shared<const Tensor>(Shape{1, 1, 1, 64}, bias_value));
+    b.output("y",
+             b.add1(Op::kAttention, {q, k, v, bias}, {std::int64_t{4}, std::int64_t{0}, 0.125}));
+    return std::move(b).finish();
+  };
+  const FusingCostModel ort(cpu(), RuntimeFusions::kOnnxRuntime);
+  auto cost = [&](Op op, std::vector<Shape> in, const Attrs& attrs, Shape out) {
+    std::vector<TensorType> inputs;
+    for (Shape& shape : in) inputs.push_back({std::move(shape)});
+    const std::vector<TensorType> outputs = {TensorType{std::move(out)}};
+    return cpu()->cost(OpInstance{op, inputs, attrs, outputs});
+  };
+  const Shape heads = {1, 4, 64, 64}, split = {1, 64, 4, 64};
+  const Attrs none{std::int64_t{0}};
+  const double transpose =
+      cost(Op::kTranspose, {split}, {std::vector<std::int64_t>{0, 2, 1, 3}}, heads);
+  const double pieces = 4 * transpose + 2 * cost(Op::kMatmul, {heads, heads}, none, heads) +
+                        cost(Op::kEwMul, {heads, {}}, {}, heads) +
+                        cost(Op::kSoftmax, {heads}, {std::int64_t{3}}, heads);
+  const Graph zero = attention_graph(0.0);
+  const NodeId attention = zero.size() - 1;
+  CHECK(as_run_costs(zero, ort).nodes[attention].cost_ms == doctest::Approx(pieces));
+  // Operator by operator (the search's pricing) it is one kernel, cheaper than its pieces.
+  CHECK(node_costs(zero, *cpu())[attention].cost_ms < pieces);
+  const Graph biased = attention_graph(0.5);
+  CHECK(as_run_costs(biased, ort).nodes[attention].cost_ms ==
+        doctest::Approx(pieces + cost(Op::kEwAdd, {heads, {1, 1, 1, 64}}, {}, heads)));
 }
 
 }  // namespace runtime_fusions_test
