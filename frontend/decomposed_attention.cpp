@@ -176,6 +176,7 @@ class AttentionRecogniser {
     }
     const Shape& dims = *split_shape;
     const Shape& packed = graph_.type_of(*projected).shape;  // [S, B, 3E]
+    if (packed.size() != 3) return std::nullopt;
     const std::int64_t seq = dims[0], batch = packed[1], width = packed[2] / 3;
     if (packed[0] != seq || packed[2] % 3 != 0 || dims[1] % batch != 0) return std::nullopt;
     const std::int64_t heads_count = dims[1] / batch;
