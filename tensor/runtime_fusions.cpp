@@ -16,6 +16,8 @@ enum class Epilogue {
   kNone,        // nothing: not a kernel output the runtime fuses into
   kConv,        // a convolution's: a per-channel bias or scale, a residual sum, an activation
   kGemm,        // a rank-2 matrix product's: a bias along the last axis, an activation
+  kFlatGemm,    // a product of higher rank by a rank-2 matrix, run as a Gemm between reshapes:
+                // a bias along the last axis (an activation after it stays: a reshape between)
   kActivation,  // an activation only
 };
 
@@ -79,9 +81,12 @@ class OnnxRuntimePlanner {
         blocked_[id] = true;
         return;
       case Op::kMatmul:
-        if (node.outputs[0].shape.size() == 2 &&
-            activation_attr(node.attrs[0]) == Activation::kNone)
+        if (activation_attr(node.attrs[0]) != Activation::kNone) return;
+        if (node.outputs[0].shape.size() == 2)
           epilogue_[id] = Epilogue::kGemm;
+        else if (graph_.type_of(node.inputs[1]).shape.size() == 2 &&
+                 !reads_attention(node.inputs[0]))
+          epilogue_[id] = Epilogue::kFlatGemm;
         return;
       case Op::kEwAdd:
       case Op::kEwMul:
@@ -109,9 +114,11 @@ class OnnxRuntimePlanner {
       const TensorType& weight = graph_.type_of(weight_only_[a.node] ? a : b);
       if (absorbs(operand.node, id, {Epilogue::kConv}) && broadcasts_along(weight, out, 1)) {
         fuse(id, operand.node, Epilogue::kConv);
-      } else if (node.op == Op::kEwAdd && absorbs(operand.node, id, {Epilogue::kGemm}) &&
+      } else if (node.op == Op::kEwAdd &&
+                 absorbs(operand.node, id, {Epilogue::kGemm, Epilogue::kFlatGemm}) &&
                  broadcasts_along(weight, out, out.shape.size() - 1)) {
-        fuse(id, operand.node, Epilogue::kActivation);
+        fuse(id, operand.node,
+             epilogue_[operand.node] == Epilogue::kGemm ? Epilogue::kActivation : Epilogue::kNone);
       }
       return;
     }
@@ -135,6 +142,21 @@ class OnnxRuntimePlanner {
       });
       if (read_by_conv) plan_.copies.push_back(node.outputs[k]);  // back into it
     }
+  }
+
+  // Whether `ref` is an attention's result, whose projection ONNX Runtime leaves a MatMul (for
+  // its attention fusion): an attention operator, its com.microsoft.Attention, or the
+  // decomposition's reshape of a transpose of the product of a softmax.
+  bool reads_attention(TensorRef ref) const {
+    const Node& producer = graph_.node(ref.node);
+    if (producer.op == Op::kAttention ||
+        (producer.opaque && producer.opaque->type == kOnnxRuntimeAttention))
+      return true;
+    if (producer.op != Op::kReshape) return false;
+    const Node& transpose = graph_.node(producer.inputs[0].node);
+    if (transpose.op != Op::kTranspose) return false;
+    const Node& product = graph_.node(transpose.inputs[0].node);
+    return product.op == Op::kMatmul && graph_.node(product.inputs[0].node).op == Op::kSoftmax;
   }
 
   // True when `consumer` is the only reader of `producer`'s output, which is no graph output, and

@@ -12,7 +12,9 @@
 //     of the output's shape (the residual sum of its blocked-layout convolution), then one relu,
 //     sigmoid, tanh or clip;
 //   - after a rank-2 matmul without a fused activation: an add of a weight along the last axis
-//     (a Gemm's bias), then one relu, sigmoid, tanh or clip;
+//     (a Gemm's bias), then one relu, sigmoid, tanh or clip; after a product of higher rank by a
+//     rank-2 matrix, its bias only (ONNX Runtime's MatMulAddFusion runs it as a Gemm between
+//     reshapes), unless it reads an attention's result (a projection its attention fusion keeps);
 //   - Split copies its input; a split reading a convolution's output first copies it out of the
 //     blocked layout, and each of its outputs a conv2d reads is copied back into it;
 //   - layernorm and gelu run as one kernel each, as the operators they are (the ONNX importer

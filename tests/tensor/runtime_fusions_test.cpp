@@ -99,7 +99,7 @@ TEST_CASE("a relu behind a concat costs a pass that the two fused relus did not"
   CHECK(as_run_cost(moved_relu, ort) > as_run_cost(fused_relus, ort));
 }
 
-TEST_CASE("a Gemm takes its bias and activation, a batched matmul does not") {
+TEST_CASE("a Gemm takes its bias and activation, a product by a batch of matrices neither") {
   for (bool batched : {false, true}) {
     CAPTURE(batched);
     GraphBuilder b;
@@ -112,6 +112,27 @@ TEST_CASE("a Gemm takes its bias and activation, a batched matmul does not") {
     std::size_t fused = 0;
     for (bool f : plan.fused) fused += f;
     CHECK(fused == (batched ? 0u : 2u));
+  }
+}
+
+TEST_CASE("a rank-3 product by a matrix takes its bias, unless it projects an attention's result") {
+  // [2, 8, 32] x [32, 64] runs as a Gemm between reshapes: the bias is fused, the relu after the
+  // reshape is not. Reading an attention, ONNX Runtime keeps the product a MatMul.
+  for (bool after_attention : {false, true}) {
+    CAPTURE(after_attention);
+    GraphBuilder b;
+    TensorRef x = b.input("x", {2, 8, 32});
+    if (after_attention)
+      x = b.add1(Op::kAttention, {x, x, x, b.weight("no_bias", {1, 1, 1, 1})},
+                 {std::int64_t{4}, std::int64_t{0}, 0.25});
+    const TensorRef product = b.matmul(x, b.weight("w", {32, 64}));
+    const TensorRef biased = b.ewadd(product, b.weight("bias", {64}));
+    const TensorRef activated = b.relu(biased);
+    b.output("y", activated);
+    const Graph graph = std::move(b).finish();
+    const AsRunPlan plan = as_run_plan(graph, RuntimeFusions::kOnnxRuntime);
+    CHECK(plan.fused[biased.node] == !after_attention);
+    CHECK_FALSE(plan.fused[activated.node]);
   }
 }
 
