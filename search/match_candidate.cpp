@@ -71,15 +71,13 @@ PricedPreview told(MatchOutcome outcome) {
   return preview;
 }
 
-// A frame of the priced walk (CandidatePlan::walk): a class or planned node being walked.
+// A frame of the priced walk (CandidatePlan::walk): a class, or the planned node standing for it
+// (`planned`, else kNoId), and its unique children, ascending, still to walk.
 struct WalkFrame {
   Id id;
-  std::uint64_t own;
-  bool counts;  // an operator (counts_as_operator)
-  std::span<const Id> children;
-  double cost;
-  std::span<const Id> order;  // unique children, ascending
-  std::size_t next = 0;
+  Id planned;
+  const Id* next;
+  const Id* end;
 };
 
 // A thread's buffers for the priced walks, which run once per candidate: the marks by id, told
@@ -274,13 +272,8 @@ class CandidatePlan {
     PricedPreview out;
     double total = 0;
     auto planned_frame = [&](Id id, std::size_t p) {
-      return WalkFrame{id,
-                       own_fingerprint(tables, planned_[p].op, planned_[p].payload),
-                       counts_as_operator(planned_[p].op),
-                       children_of(planned_[p]),
-                       planned_cost_[p],
-                       {planned_order_.data() + planned_order_begin_[p],
-                        planned_order_.data() + planned_order_begin_[p + 1]}};
+      return WalkFrame{id, static_cast<Id>(p), planned_order_.data() + planned_order_begin_[p],
+                       planned_order_.data() + planned_order_begin_[p + 1]};
     };
     // The class or planned node an id stands for in the candidate (a matched root's class: its
     // right-hand side's root).
@@ -292,17 +285,34 @@ class CandidatePlan {
         stack.push_back(planned_frame(id, rhs_roots_[root - roots_.begin()] - old_ids));
       } else {
         if (std::isnan(prices.cost[id])) return false;
-        const egraph::ENodeRef node = egraph_.node(egraph_.nodes_of(id)[0]);
-        stack.push_back(WalkFrame{id,
-                                  prices.own[id],
-                                  counts_as_operator(node.op),
-                                  node.children,
-                                  prices.cost[id],
-                                  {prices.order.data() + prices.order_begin[id],
-                                   prices.order.data() + prices.order_begin[id + 1]}});
+        stack.push_back(WalkFrame{id, egraph::kNoId, prices.order.data() + prices.order_begin[id],
+                                  prices.order.data() + prices.order_begin[id + 1]});
       }
       mark[id] = active;
       return true;
+    };
+    // A frame whose children are done: its cost, hash and operator count.
+    auto finish = [&](const WalkFrame& frame) {
+      std::uint64_t h;
+      std::span<const Id> children;
+      bool counts;
+      if (frame.planned != egraph::kNoId) {
+        const PlannedNode& n = planned_[frame.planned];
+        total += planned_cost_[frame.planned];
+        h = own_fingerprint(tables, n.op, n.payload);
+        children = children_of(n);
+        counts = counts_as_operator(n.op);
+      } else {
+        const egraph::ENodeRef node = egraph_.node(egraph_.nodes_of(frame.id)[0]);
+        total += prices.cost[frame.id];
+        h = prices.own[frame.id];
+        children = node.children;
+        counts = counts_as_operator(node.op);
+      }
+      for (const Id child : children) h = hash_combine(h, hash[canonical(child)]);
+      hash[frame.id] = h;
+      if (counts) ++out.fingerprint.operators;
+      mark[frame.id] = done;
     };
     for (const Id output : outputs_) {
       const Id start = egraph_.find(output);
@@ -310,17 +320,12 @@ class CandidatePlan {
       if (!enter(start)) return std::nullopt;
       while (!stack.empty()) {
         WalkFrame& top = stack.back();
-        if (top.next == top.order.size()) {
-          total += top.cost;
-          std::uint64_t h = top.own;
-          for (const Id child : top.children) h = hash_combine(h, hash[canonical(child)]);
-          hash[top.id] = h;
-          if (top.counts) ++out.fingerprint.operators;
-          mark[top.id] = done;
+        if (top.next == top.end) {
+          finish(top);
           stack.pop_back();
           continue;
         }
-        const Id c = top.order[top.next++];
+        const Id c = *top.next++;
         if (mark[c] == active) {
           out.outcome = MatchOutcome::kCyclic;
           return out;
