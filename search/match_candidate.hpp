@@ -25,7 +25,8 @@
 // id count plus its order of addition) and graph_fingerprint's fingerprint and operator count.
 // The parent's node costs are computed once per parent (ParentPrices): a candidate costs one walk
 // of its graph and the prices of the e-nodes its right-hand sides add, not a copy of the e-graph,
-// a rebuild, an extraction problem and the cost of every node.
+// a rebuild, an extraction problem and the cost of every node; and most cyclic candidates cost no
+// walk, their cycle being told from which classes reach which in the parent (ParentPrices).
 #pragma once
 
 #include <cstddef>
