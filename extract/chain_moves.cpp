@@ -144,6 +144,7 @@ class ChainMoves {
       return false;
     };
     for (Index use : p_.parents(seed)) {
+      if (chain_tries_ == 0) break;
       const Index owner = p_.node_class(use);
       if (e_.needed(owner)) {
         if (attempt(owner, use, kNone, kNone)) return true;
@@ -184,7 +185,7 @@ class ChainMoves {
                          ImproveStats& stats, double& total, std::size_t& steps, std::size_t stop) {
     const std::size_t start = steps;
     std::size_t last = work.size(), item_start = steps, i = 0;
-    for (; i < work.size() && steps < kChainSteps; ++i) {
+    for (; i < work.size() && steps < kChainSteps && chain_tries_ > 0; ++i) {
       if (steps != item_start) last = i - 1;
       item_start = steps;
       if (steps == start && i > stop) break;
@@ -205,6 +206,7 @@ class ChainMoves {
         }
       }
       for (Index use : p_.parents(shared)) {
+        if (chain_tries_ == 0) break;
         const Index owner = p_.node_class(use);
         if (e_.needed(owner)) {
           if (e_.chosen(owner) == use) continue;

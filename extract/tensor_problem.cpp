@@ -16,6 +16,24 @@ Problem problem_from_tensor(const tensor::TensorEGraph& egraph, const tensor::Co
       [&](Id node) { return literal(node) ? 0.0 : tensor::enode_cost(g, node, model); }, literal);
 }
 
+Problem problem_from_tensor(const tensor::TensorEGraph& egraph, EnodeCostCache& costs) {
+  const tensor::TensorGraphEGraph& g = egraph.egraph;
+  auto literal = [&](Id node) { return tensor::is_literal(g.node(node).op); };
+  // Each class's data hashed once.
+  std::vector<std::uint64_t> hashes(g.num_ids(), 0);
+  std::vector<std::uint8_t> hashed(g.num_ids(), 0);
+  auto class_hash = [&](Id eclass) {
+    if (!hashed[eclass]) {
+      hashes[eclass] = g.analysis().hash(g.data(eclass));
+      hashed[eclass] = 1;
+    }
+    return hashes[eclass];
+  };
+  return problem_from_egraph(
+      g, egraph.roots,
+      [&](Id node) { return literal(node) ? 0.0 : costs.cost(g, node, class_hash); }, literal);
+}
+
 tensor::Selection to_selection(const Problem& problem, const Choice& choice,
                                const tensor::TensorEGraph& egraph) {
   MCTSAT_ASSERT(choice.size() == problem.num_classes());

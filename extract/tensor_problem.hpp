@@ -6,6 +6,7 @@
 #pragma once
 
 #include "extract/dag_cost.hpp"
+#include "extract/enode_cost_cache.hpp"
 #include "extract/problem.hpp"
 #include "tensor/cost_model.hpp"
 #include "tensor/egraph_conversion.hpp"
@@ -14,6 +15,8 @@ namespace mctsat::extract {
 
 // The e-graph must be clean. Throws mctsat::Error when the model cannot price an e-node.
 Problem problem_from_tensor(const tensor::TensorEGraph& egraph, const tensor::CostModel& model);
+// The same problem, its e-nodes priced through a memo (under the memo's cost model).
+Problem problem_from_tensor(const tensor::TensorEGraph& egraph, EnodeCostCache& costs);
 
 // The selection (indexed by e-class id) of a choice of a problem built from this e-graph.
 tensor::Selection to_selection(const Problem& problem, const Choice& choice,

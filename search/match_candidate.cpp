@@ -65,6 +65,44 @@ struct PlannedNode {
   std::uint32_t first = 0, count = 0;
 };
 
+PricedPreview told(MatchOutcome outcome) {
+  PricedPreview preview;
+  preview.outcome = outcome;
+  return preview;
+}
+
+// A frame of the priced walk (CandidatePlan::walk): a class, or the planned node standing for it
+// (`planned`, else kNoId), and its unique children, ascending, still to walk.
+struct WalkFrame {
+  Id id;
+  Id planned;
+  const Id* next;
+  const Id* end;
+};
+
+// A thread's buffers for the priced walks, which run once per candidate: the marks by id, told
+// apart from earlier walks' by a stamp so that nothing is cleared; the hashes by id (each written
+// before it is read); the stack.
+struct WalkScratch {
+  std::vector<std::uint32_t> mark;
+  std::uint32_t stamp = 0;  // this walk's "active" mark; stamp + 1 is its "done" mark
+  std::vector<std::uint64_t> hash;
+  std::vector<WalkFrame> stack;
+
+  void start(std::size_t ids) {
+    if (stamp >= std::numeric_limits<std::uint32_t>::max() - 2) {
+      std::fill(mark.begin(), mark.end(), 0);
+      stamp = 0;
+    }
+    stamp += 2;
+    if (mark.size() < ids) {
+      mark.resize(ids, 0);
+      hash.resize(ids, 0);
+    }
+    stack.clear();
+  }
+};
+
 class CandidatePlan {
  public:
   CandidatePlan(const TensorEGraph& parent, std::span<const Id> roots)
@@ -127,6 +165,7 @@ class CandidatePlan {
       if (analysis.merge(into, planned_data_[rhs_roots_[i] - old_ids]).into_changed)
         return std::nullopt;
     }
+    if (certain_cycle(prices)) return told(MatchOutcome::kCyclic);
     for (std::size_t p = 0; p < planned_.size(); ++p) {
       const PlannedNode& n = planned_[p];
       if (tensor::is_literal(n.op)) {
@@ -222,31 +261,19 @@ class CandidatePlan {
   // costs summed after the children), hashing it as graph_fingerprint does; kCyclic on a back
   // edge, nullopt when a class is not single.
   std::optional<PricedPreview> walk(const ParentPrices& prices) const {
-    enum : std::uint8_t { kUnvisited, kActive, kDone };
     const std::size_t old_ids = egraph_.num_ids();
     const auto& tables = egraph_.analysis().tables();
-    std::vector<std::uint8_t> state(old_ids + planned_.size(), kUnvisited);
-    std::vector<std::uint64_t> hash(old_ids + planned_.size(), 0);
-    struct Frame {
-      Id id;
-      std::uint64_t own;
-      bool counts;  // an operator (counts_as_operator)
-      std::span<const Id> children;
-      double cost;
-      std::span<const Id> order;  // unique children, ascending
-      std::size_t next = 0;
-    };
-    std::vector<Frame> stack;
+    thread_local WalkScratch scratch;
+    scratch.start(old_ids + planned_.size());
+    const std::uint32_t active = scratch.stamp, done = scratch.stamp + 1;
+    std::vector<std::uint32_t>& mark = scratch.mark;
+    std::vector<std::uint64_t>& hash = scratch.hash;
+    std::vector<WalkFrame>& stack = scratch.stack;
     PricedPreview out;
     double total = 0;
     auto planned_frame = [&](Id id, std::size_t p) {
-      return Frame{id,
-                   own_fingerprint(tables, planned_[p].op, planned_[p].payload),
-                   counts_as_operator(planned_[p].op),
-                   children_of(planned_[p]),
-                   planned_cost_[p],
-                   {planned_order_.data() + planned_order_begin_[p],
-                    planned_order_.data() + planned_order_begin_[p + 1]}};
+      return WalkFrame{id, static_cast<Id>(p), planned_order_.data() + planned_order_begin_[p],
+                       planned_order_.data() + planned_order_begin_[p + 1]};
     };
     // The class or planned node an id stands for in the candidate (a matched root's class: its
     // right-hand side's root).
@@ -258,40 +285,52 @@ class CandidatePlan {
         stack.push_back(planned_frame(id, rhs_roots_[root - roots_.begin()] - old_ids));
       } else {
         if (std::isnan(prices.cost[id])) return false;
-        const egraph::ENodeRef node = egraph_.node(egraph_.nodes_of(id)[0]);
-        stack.push_back(Frame{id,
-                              prices.own[id],
-                              counts_as_operator(node.op),
-                              node.children,
-                              prices.cost[id],
-                              {prices.order.data() + prices.order_begin[id],
-                               prices.order.data() + prices.order_begin[id + 1]}});
+        stack.push_back(WalkFrame{id, egraph::kNoId, prices.order.data() + prices.order_begin[id],
+                                  prices.order.data() + prices.order_begin[id + 1]});
       }
-      state[id] = kActive;
+      mark[id] = active;
       return true;
+    };
+    // A frame whose children are done: its cost, hash and operator count.
+    auto finish = [&](const WalkFrame& frame) {
+      std::uint64_t h;
+      std::span<const Id> children;
+      bool counts;
+      if (frame.planned != egraph::kNoId) {
+        const PlannedNode& n = planned_[frame.planned];
+        total += planned_cost_[frame.planned];
+        h = own_fingerprint(tables, n.op, n.payload);
+        children = children_of(n);
+        counts = counts_as_operator(n.op);
+      } else {
+        const egraph::ENodeRef node = egraph_.node(egraph_.nodes_of(frame.id)[0]);
+        total += prices.cost[frame.id];
+        h = prices.own[frame.id];
+        children = node.children;
+        counts = counts_as_operator(node.op);
+      }
+      for (const Id child : children) h = hash_combine(h, hash[canonical(child)]);
+      hash[frame.id] = h;
+      if (counts) ++out.fingerprint.operators;
+      mark[frame.id] = done;
     };
     for (const Id output : outputs_) {
       const Id start = egraph_.find(output);
-      if (state[start] != kUnvisited) continue;
+      if (mark[start] == active || mark[start] == done) continue;
       if (!enter(start)) return std::nullopt;
       while (!stack.empty()) {
-        Frame& top = stack.back();
-        if (top.next == top.order.size()) {
-          total += top.cost;
-          std::uint64_t h = top.own;
-          for (const Id child : top.children) h = hash_combine(h, hash[canonical(child)]);
-          hash[top.id] = h;
-          if (top.counts) ++out.fingerprint.operators;
-          state[top.id] = kDone;
+        WalkFrame& top = stack.back();
+        if (top.next == top.end) {
+          finish(top);
           stack.pop_back();
           continue;
         }
-        const Id c = top.order[top.next++];
-        if (state[c] == kActive) {
+        const Id c = *top.next++;
+        if (mark[c] == active) {
           out.outcome = MatchOutcome::kCyclic;
           return out;
         }
-        if (state[c] == kUnvisited && !enter(c)) return std::nullopt;
+        if (mark[c] != done && !enter(c)) return std::nullopt;
       }
     }
     out.outcome = MatchOutcome::kGraph;
@@ -300,6 +339,65 @@ class CandidatePlan {
     for (const Id output : outputs_)
       out.fingerprint.hash = hash_combine(out.fingerprint.hash, hash[egraph_.find(output)]);
     return out;
+  }
+
+  // Whether the plain replacement certainly has a cycle reachable from an output, told from the
+  // parent's reach sets without a walk (false: the walk tells). Only the matched roots' e-nodes
+  // change, so a path of the parent between other classes that meets no matched root is one of
+  // the candidate too; a class reaching root j meets no other root on the way when it reaches no
+  // root that reaches j. Root i certainly leads to root j when an existing class its right-hand
+  // side uses (through planned e-nodes) reaches j so; a root is certainly reached when an output
+  // reaches it so, or a root certainly reached leads to it; a cycle of certain leads through a
+  // root certainly reached is a cycle of the candidate that the walk from the outputs meets.
+  bool certain_cycle(const ParentPrices& prices) const {
+    const std::size_t k = roots_.size(), old_ids = egraph_.num_ids();
+    if (prices.words == 0 || k > 64) return false;
+    // The roots `c` reaches (itself, when it is one, included) meeting no other root on the way.
+    auto first_roots = [&](Id c) {
+      std::uint64_t all = 0, first = 0;
+      for (std::size_t j = 0; j < k; ++j)
+        if (c == roots_[j] || prices.reaches(c, roots_[j])) all |= std::uint64_t{1} << j;
+      for (std::size_t j = 0; j < k; ++j) {
+        if (!((all >> j) & 1)) continue;
+        bool behind = false;
+        for (std::size_t m = 0; m < k && !behind; ++m)
+          behind = m != j && ((all >> m) & 1) && prices.reaches(roots_[m], roots_[j]);
+        if (!behind) first |= std::uint64_t{1} << j;
+      }
+      return first;
+    };
+    boost::container::small_vector<std::uint64_t, 2> leads(k, 0);
+    boost::container::small_vector<Id, 16> pending;
+    for (std::size_t i = 0; i < k; ++i) {
+      pending.assign(1, rhs_roots_[i]);
+      while (!pending.empty()) {
+        const Id id = pending.back();
+        pending.pop_back();
+        for (const Id child : children_of(planned_[id - old_ids])) {
+          const Id c = canonical(child);
+          if (c >= old_ids) {
+            pending.push_back(c);
+          } else {
+            leads[i] |= first_roots(c);
+          }
+        }
+      }
+    }
+    std::uint64_t reached = 0;
+    for (const Id output : outputs_) reached |= first_roots(egraph_.find(output));
+    // Closures over at most k steps: the roots reached, and those each root leads to.
+    for (std::size_t step = 0; step < k; ++step)
+      for (std::size_t i = 0; i < k; ++i)
+        if ((reached >> i) & 1) reached |= leads[i];
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!((reached >> i) & 1)) continue;
+      std::uint64_t seen = leads[i];
+      for (std::size_t step = 1; step < k; ++step)
+        for (std::size_t j = 0; j < k; ++j)
+          if ((seen >> j) & 1) seen |= leads[j];
+      if ((seen >> i) & 1) return true;
+    }
+    return false;
   }
 
   Id canonical(Id child) const { return child < egraph_.num_ids() ? egraph_.find(child) : child; }
@@ -368,11 +466,50 @@ std::optional<MatchOutcome> preview_match(const TensorEGraph& parent, const Tens
 }
 
 namespace {
-PricedPreview told(MatchOutcome outcome) {
-  PricedPreview preview;
-  preview.outcome = outcome;
-  return preview;
+
+// The reach sets of a parent whose classes are all single (ParentPrices), by a depth-first walk
+// that finishes each class after its children; none when the parent has a cycle.
+void add_reach(ParentPrices& prices, const TensorEGraph& parent) {
+  const auto& egraph = parent.egraph;
+  const std::size_t ids = egraph.num_ids(), words = (ids + 63) / 64;
+  enum : std::uint8_t { kUnvisited, kActive, kDone };
+  std::vector<std::uint8_t> state(ids, kUnvisited);
+  std::vector<std::uint64_t> reach(ids * words, 0);
+  auto children = [&](Id c) {
+    return std::span<const Id>(prices.order.data() + prices.order_begin[c],
+                               prices.order.data() + prices.order_begin[c + 1]);
+  };
+  std::vector<std::pair<Id, std::size_t>> stack;
+  for (const Id start : egraph.classes()) {
+    if (state[start] != kUnvisited) continue;
+    state[start] = kActive;
+    stack.assign(1, {start, 0});
+    while (!stack.empty()) {
+      auto& [c, next] = stack.back();
+      const auto kids = children(c);
+      if (next < kids.size()) {
+        const Id child = kids[next++];
+        if (state[child] == kActive) return;  // a cycle
+        if (state[child] == kUnvisited) {
+          state[child] = kActive;
+          stack.push_back({child, 0});
+        }
+        continue;
+      }
+      std::uint64_t* set = reach.data() + c * words;
+      for (const Id child : kids) {
+        const std::uint64_t* below = reach.data() + child * words;
+        for (std::size_t w = 0; w < words; ++w) set[w] |= below[w];
+        set[child >> 6] |= std::uint64_t{1} << (child & 63);
+      }
+      state[c] = kDone;
+      stack.pop_back();
+    }
+  }
+  prices.words = words;
+  prices.reach = std::move(reach);
 }
+
 }  // namespace
 
 ParentPrices price_parent(const TensorEGraph& parent, const tensor::CostModel& model) {
@@ -400,6 +537,8 @@ ParentPrices price_parent(const TensorEGraph& parent, const tensor::CostModel& m
     prices.order.insert(prices.order.end(), order[c].begin(), order[c].end());
     prices.order_begin[c + 1] = static_cast<std::uint32_t>(prices.order.size());
   }
+  if (std::none_of(prices.cost.begin(), prices.cost.end(), [](double c) { return std::isnan(c); }))
+    add_reach(prices, parent);
   return prices;
 }
 

@@ -25,7 +25,8 @@
 // id count plus its order of addition) and graph_fingerprint's fingerprint and operator count.
 // The parent's node costs are computed once per parent (ParentPrices): a candidate costs one walk
 // of its graph and the prices of the e-nodes its right-hand sides add, not a copy of the e-graph,
-// a rebuild, an extraction problem and the cost of every node.
+// a rebuild, an extraction problem and the cost of every node; and most cyclic candidates cost no
+// walk, their cycle being told from which classes reach which in the parent (ParentPrices).
 #pragma once
 
 #include <cstddef>
@@ -62,12 +63,20 @@ std::optional<MatchOutcome> preview_match(const tensor::TensorEGraph& parent,
 // What the priced previews of one parent share, by class id: the cost of its one e-node (0 for
 // literals, as in problem_from_tensor), its own fingerprint (own_fingerprint) and its children
 // each once, ascending (`order[order_begin[c] .. order_begin[c + 1]]`); a class of more than one
-// e-node is marked by cost NaN. O(classes) cost-model calls.
+// e-node is marked by cost NaN. O(classes) cost-model calls. When every class is single, also
+// which classes each class reaches (`reach`: `words` bits per class, itself not included), so
+// that most cyclic candidates are told from their right-hand sides' inputs, without a walk;
+// O(classes^2 / 64) time and memory.
 struct ParentPrices {
   std::vector<double> cost;
   std::vector<std::uint64_t> own;
   std::vector<std::uint32_t> order_begin;
   std::vector<egraph::Id> order;
+  std::size_t words = 0;             // 0: no reach sets (a class is not single)
+  std::vector<std::uint64_t> reach;  // by class, `words` each
+  bool reaches(egraph::Id from, egraph::Id to) const {
+    return ((reach[from * words + (to >> 6)] >> (to & 63)) & 1) != 0;
+  }
 };
 ParentPrices price_parent(const tensor::TensorEGraph& parent, const tensor::CostModel& model);
 

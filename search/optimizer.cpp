@@ -59,8 +59,9 @@ OptimizeResult optimize(const tensor::Graph& graph, const dsl::RuleSet& rules,
   const auto reward_extractor = extract::make_extractor(options.extract, extractor_options);
   // An ILP reward must not outlast the search budget (mcts checks its deadline between
   // simulations, and a rollout may extract ten times): its time limit shrinks to what is left.
+  extract::EnodeCostCache reward_costs(model);
   const StateCost reward = [&](const tensor::TensorEGraph& s) {
-    const extract::Problem problem = extract::problem_from_tensor(s, model);
+    const extract::Problem problem = extract::problem_from_tensor(s, reward_costs);
     if (options.extract != extract::ExtractorKind::kIlp)
       return reward_extractor->extract(problem).dag_cost;
     extract::ExtractorOptions capped = extractor_options;

@@ -1,7 +1,8 @@
 // Extraction on a real tensor e-graph: two products of one input, followed by relu, rewritten by
 // rules written in the DSL (relu fusion, merging the products over concatenated weights); every
 // extractor's choice builds a valid Graph whose graph_cost under the same cost model is the
-// extraction's dag_cost. Also: serialized e-graphs round-trip to the same problem.
+// extraction's dag_cost. Also: serialized e-graphs round-trip to the same problem, and the memo of
+// e-node prices gives enode_cost's prices.
 #include <doctest/doctest.h>
 
 #include "dsl/lowering.hpp"
@@ -142,4 +143,26 @@ TEST_CASE("a serialized e-graph is the same extraction problem") {
         doctest::Approx(make_extractor("ilp")->extract(direct).dag_cost).epsilon(1e-9));
   CHECK(make_extractor("greedy")->extract(imported).estimate ==
         doctest::Approx(make_extractor("greedy")->extract(direct).estimate).epsilon(1e-9));
+}
+
+TEST_CASE("e-node prices through the memo are enode_cost's, in a second e-graph too") {
+  const RooflineCostModel& model = test_fixtures::v100_roofline();
+  const TensorEGraph small = to_egraph(two_products());
+  const TensorEGraph grown = saturated(two_products());
+  EnodeCostCache costs(model);
+  for (const TensorEGraph* teg : {&small, &grown, &grown}) {
+    const Problem direct = problem_from_tensor(*teg, model);
+    const Problem memo = problem_from_tensor(*teg, costs);
+    REQUIRE(memo.num_nodes() == direct.num_nodes());
+    for (Index node = 0; node < direct.num_nodes(); ++node) {
+      CHECK(memo.node_source(node) == direct.node_source(node));
+      CHECK(memo.node_cost(node) == direct.node_cost(node));
+    }
+  }
+  // The grown e-graph's new e-nodes (fused and merged products) are priced apart from the old.
+  std::size_t priced = 0;
+  const Problem grown_problem = problem_from_tensor(grown, costs);
+  for (Index node = 0; node < grown_problem.num_nodes(); ++node)
+    priced += grown_problem.node_cost(node) > 0;
+  CHECK(priced > 4);
 }
