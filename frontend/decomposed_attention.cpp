@@ -5,7 +5,6 @@
 #include <cmath>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "frontend/graph_edits.hpp"
@@ -42,8 +41,8 @@ struct AttentionMatch {
   bool causal = false;
   double scale = 0;
   std::int64_t heads = 0, batch = 0, width = 0;  // B and N*h
-  NodeId output = 0;            // the block's last node: its readers read the attention
-  bool sequence_major = false;  // the output is [S * B, N*h] (torch.nn.MultiheadAttention)
+  NodeId output = 0;  // the block's last node: its readers read the attention ([S * B, N*h]
+                      // through a transpose and a reshape in torch's layout, with `projection`)
 };
 
 // A fill at most this low masks a score out (exp underflows to 0 next to unmasked scores).
@@ -87,7 +86,7 @@ class AttentionRecogniser {
       const bool first = scaling(add.inputs[0].node).has_value();
       block.bias = add.inputs[first ? 1 : 0];
       scaled = add.inputs[first ? 0 : 1].node;
-    } else if (opaque_of({scaled, 0}, "Where")) {
+    } else if (opaque_of(graph_, {scaled, 0}, "Where")) {
       const Node& where = graph_.node(scaled);
       if (!single_use(scaled) || where.inputs.size() != 3 || !lower_triangular(where.inputs[0]))
         return std::nullopt;
@@ -204,7 +203,6 @@ class AttentionRecogniser {
       block.batch = batch;
       block.width = width;
       block.output = tail->reshape;
-      block.sequence_major = true;
       return block;
     }
     return std::nullopt;
@@ -229,7 +227,7 @@ class AttentionRecogniser {
       const NodeId masked = graph_.node(biased).inputs[0].node;
       const Node& shift = graph_.node(masked);
       if (!single_use(biased) || shift.op != Op::kEwAdd || !single_use(masked) ||
-          !valued_weight(shift.inputs[1], 5))
+          !valued_weight(graph_, shift.inputs[1], 5))
         return std::nullopt;
       const NodeId view = shift.inputs[0].node;
       const Shape& viewed = graph_.node(view).outputs[0].shape;
@@ -249,7 +247,7 @@ class AttentionRecogniser {
     const Node& add = graph_.node(biased);
     if (add.op != Op::kEwAdd || !single_use(biased)) return std::nullopt;
     const TensorRef scores = add.inputs[0], bias = add.inputs[1];
-    if (!valued_weight(bias, 4) && !valued_weight(bias, 3)) return std::nullopt;
+    if (!valued_weight(graph_, bias, 4) && !valued_weight(graph_, bias, 3)) return std::nullopt;
     const Node& qk = graph_.node(scores.node);
     if (!plain_product(scores.node) || !single_use(scores.node)) return std::nullopt;
     const auto tail = context_tail(softmax, {0, 2, 1, 3});
@@ -357,18 +355,6 @@ class AttentionRecogniser {
     return node.op == Op::kTranspose && tensor::attr_ints(node.attrs[0]) == perm;
   }
 
-  bool valued_weight(TensorRef ref, std::size_t rank) const {
-    const Node& node = graph_.node(ref.node);
-    return node.op == Op::kWeight && node.value && node.value->shape.size() == rank &&
-           node.outputs[0].dtype == tensor::DType::kFloat32;
-  }
-
-  bool opaque_of(TensorRef ref, std::string_view type) const {
-    const Node& node = graph_.node(ref.node);
-    return node.op == Op::kOpaque && node.opaque && node.opaque->type == type &&
-           node.outputs.size() == 1;
-  }
-
   // A float tensor of rank <= 4 broadcasting to `scores` ([B, N, S, L]) without growing it.
   bool bias_fits(TensorRef bias, const Shape& scores) const {
     const tensor::TensorType& type = graph_.type_of(bias);
@@ -397,7 +383,7 @@ class AttentionRecogniser {
 
   // The tensor an opaque Slice of the last axis, [part * width, (part + 1) * width), reads.
   std::optional<TensorRef> slice_of(TensorRef ref, std::int64_t part, std::int64_t width) const {
-    if (!opaque_of(ref, "Slice") || !single_use(ref.node)) return std::nullopt;
+    if (!opaque_of(graph_, ref, "Slice") || !single_use(ref.node)) return std::nullopt;
     const Node& slice = graph_.node(ref.node);
     if (slice.inputs.size() != 4) return std::nullopt;  // data, starts, ends, axes
     const auto start = scalar_weight(graph_, slice.inputs[1]),
@@ -413,7 +399,7 @@ class AttentionRecogniser {
 
   // The tensor an opaque Gather of index `index` along axis 0 reads, when it is its only reader.
   std::optional<NodeId> gather_of(TensorRef ref, std::int64_t index) const {
-    if (!opaque_of(ref, "Gather") || !single_use(ref.node)) return std::nullopt;
+    if (!opaque_of(graph_, ref, "Gather") || !single_use(ref.node)) return std::nullopt;
     const Node& gather = graph_.node(ref.node);
     if (gather.inputs.size() != 2 ||
         scalar_weight(graph_, gather.inputs[1]) != static_cast<double>(index) ||
@@ -456,7 +442,7 @@ class AttentionRecogniser {
                          : add_weight(graph_, base + "/no_bias", tensor::Tensor({1, 1, 1, 1}, 0.0));
     if (block.window_mask) bias = add_weight(graph_, base + "/shifted_bias", shifted_bias(block));
     const tensor::Attrs attrs = {block.heads, std::int64_t{block.causal ? 1 : 0}, block.scale};
-    if (!block.sequence_major) {
+    if (!block.projection) {
       turn_into(graph_, block.output, Op::kAttention, {q, k, v, bias}, attrs);
       return;
     }

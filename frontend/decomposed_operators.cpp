@@ -50,9 +50,7 @@ class Recogniser {
   static constexpr NodeId kNone = GraphReaders::kNone;
 
   bool opaque_of(NodeId id, std::string_view type) const {
-    const Node& node = graph_.node(id);
-    return node.op == Op::kOpaque && node.opaque && node.opaque->type == type &&
-           node.outputs.size() == 1;
+    return frontend::opaque_of(graph_, {id, 0}, type);
   }
   NodeId sole_reader(NodeId id) const { return readers_.sole_reader(id); }
   const tensor::Tensor* value_of(TensorRef ref) const {

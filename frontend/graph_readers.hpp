@@ -1,11 +1,12 @@
-// Who reads each node of a graph, for the pattern matchers over imported graphs (the recogniser of
-// decomposed operators, the ONNX Runtime lowering): a matched pattern's inner tensors must be read
-// only inside it. Built once in O(nodes + edges); every query is O(1).
+// Who reads each node of a graph, and what a node is, for the pattern matchers over imported
+// graphs (the recognisers of decomposed operators and of attention, the ONNX Runtime lowering): a
+// matched pattern's inner tensors must be read only inside it. The reader index is built once in
+// O(nodes + edges); every query is O(1).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "tensor/graph.hpp"
@@ -47,12 +48,18 @@ inline std::optional<double> scalar_weight(const tensor::Graph& graph, tensor::T
   return node.value->data[0];
 }
 
-// Whether `ref` is a weight with values, all zero.
-inline bool zero_weight(const tensor::Graph& graph, tensor::TensorRef ref) {
+// Whether `ref` is the one output of an opaque operator of ONNX type `type`.
+inline bool opaque_of(const tensor::Graph& graph, tensor::TensorRef ref, std::string_view type) {
   const tensor::Node& node = graph.node(ref.node);
-  return node.op == tensor::Op::kWeight && node.value &&
-         std::all_of(node.value->data.begin(), node.value->data.end(),
-                     [](double x) { return x == 0; });
+  return node.op == tensor::Op::kOpaque && node.opaque && node.opaque->type == type &&
+         node.outputs.size() == 1;
+}
+
+// Whether `ref` is a float32 weight with values, of rank `rank`.
+inline bool valued_weight(const tensor::Graph& graph, tensor::TensorRef ref, std::size_t rank) {
+  const tensor::Node& node = graph.node(ref.node);
+  return node.op == tensor::Op::kWeight && node.value && node.value->shape.size() == rank &&
+         node.outputs[0].dtype == tensor::DType::kFloat32;
 }
 
 }  // namespace mctsat::frontend

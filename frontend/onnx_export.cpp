@@ -13,7 +13,6 @@
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 
-#include "frontend/graph_readers.hpp"
 #include "frontend/onnx_attributes.hpp"
 #include "frontend/onnx_markers.hpp"
 #include "frontend/onnx_opaque_payload.hpp"
@@ -500,7 +499,8 @@ class Exporter {
                                constant(id, "scale", tensor::attr_float(n.attrs[2]), dtype)},
                               "scaled")
                              .first;
-    if (!zero_weight(graph_, n.inputs[3])) scores = part("Add", {scores, ins[3]}, "biased").first;
+    if (!tensor::zero_weight(graph_, n.inputs[3]))
+      scores = part("Add", {scores, ins[3]}, "biased").first;
     if (tensor::attr_int(n.attrs[1]) == 1) {
       tensor::Tensor lower({q[1], k[1]});
       for (std::int64_t r = 0; r < q[1]; ++r)

@@ -7,7 +7,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -85,7 +84,7 @@ class Matcher {
     }
     if (graph_.type_of(block.x).shape.size() != 3) return std::nullopt;
     const TensorRef bias = node.inputs[3];
-    if (zero_weight(graph_, bias)) return block;
+    if (tensor::zero_weight(graph_, bias)) return block;
     const tensor::Shape& dims = q.shape;  // [B, S, N*h]
     if (const auto flags = token_flags(bias, dims)) {
       block.flags = flags->first;
@@ -122,12 +121,6 @@ class Matcher {
            graph_.type_of(sum.inputs[1]) == sum.outputs[0];
   }
 
-  bool valued_weight(TensorRef ref, std::size_t rank) const {
-    const Node& node = graph_.node(ref.node);
-    return node.op == Op::kWeight && node.value && node.value->shape.size() == rank &&
-           node.outputs[0].dtype == tensor::DType::kFloat32;
-  }
-
   std::optional<double> scalar_value(TensorRef ref) const { return scalar_weight(graph_, ref); }
 
   // ewadd(matmul(x, W), b) in either operand order, read once.
@@ -138,18 +131,13 @@ class Matcher {
       const TensorRef product = add.inputs[side], bias = add.inputs[1 - side];
       const Node& mm = graph_.node(product.node);
       if (mm.op != Op::kMatmul || tensor::attr_int(mm.attrs[0]) != 0 || !single_use(product.node) ||
-          !valued_weight(mm.inputs[1], 2) || !valued_weight(bias, 1))
+          !valued_weight(graph_, mm.inputs[1], 2) || !valued_weight(graph_, bias, 1))
         continue;
       if (graph_.node(bias.node).value->shape[0] != graph_.node(mm.inputs[1].node).value->shape[1])
         continue;
       return Projection{mm.inputs[0], mm.inputs[1].node, bias.node};
     }
     return std::nullopt;
-  }
-
-  bool opaque_of(TensorRef ref, std::string_view type) const {
-    const Node& node = graph_.node(ref.node);
-    return node.op == Op::kOpaque && node.opaque->type == type && node.outputs.size() == 1;
   }
 
   // (1 - float(unsqueeze(unsqueeze(flags)))) * filter, flags [B, S] of integers or booleans and
@@ -168,11 +156,11 @@ class Matcher {
           scalar_value(sub.inputs[0]) != 1.0)
         continue;
       const TensorRef cast = sub.inputs[1];
-      if (!opaque_of(cast, "Cast")) continue;
+      if (!opaque_of(graph_, cast, "Cast")) continue;
       const TensorRef outer = graph_.node(cast.node).inputs.at(0);
-      if (!opaque_of(outer, "Unsqueeze")) continue;
+      if (!opaque_of(graph_, outer, "Unsqueeze")) continue;
       const TensorRef inner = graph_.node(outer.node).inputs.at(0);
-      if (!opaque_of(inner, "Unsqueeze")) continue;
+      if (!opaque_of(graph_, inner, "Unsqueeze")) continue;
       const TensorRef flags = graph_.node(inner.node).inputs.at(0);
       const tensor::TensorType& type = graph_.type_of(flags);
       const bool integral = type.dtype == tensor::DType::kInt64 ||

@@ -1,6 +1,8 @@
 // Graph storage, validation, topological order (Boost.Graph) and the weight-only analysis.
 #include "tensor/graph.hpp"
 
+#include <algorithm>
+
 #include <unordered_map>
 #include <unordered_set>
 
@@ -162,6 +164,13 @@ std::string tensor_ref_string(const Graph& graph, TensorRef ref) {
 
 Error node_error(const Node& node, std::string message) {
   return Error(std::move(message), SourceLocation::at_node(node.name));
+}
+
+bool zero_weight(const Graph& graph, TensorRef ref) {
+  const Node& node = graph.node(ref.node);
+  return node.op == Op::kWeight && node.value &&
+         std::all_of(node.value->data.begin(), node.value->data.end(),
+                     [](double x) { return x == 0; });
 }
 
 }  // namespace mctsat::tensor

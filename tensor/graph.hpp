@@ -91,4 +91,7 @@ class Graph {
 
 std::string tensor_ref_string(const Graph& graph, TensorRef ref);  // "name" or "name:1"
 
+// Whether `ref` is a weight with values, all zero (an attention's absent bias).
+bool zero_weight(const Graph& graph, TensorRef ref);
+
 }  // namespace mctsat::tensor

@@ -184,6 +184,15 @@ class OnnxRuntimePlanner {
   AsRunPlan plan_;
 };
 
+// The model's cost of `op` over operands and a result of `dtype` and these shapes.
+double priced(const CostModel& model, Op op, std::vector<Shape> in, Attrs attrs, Shape out,
+              DType dtype) {
+  std::vector<TensorType> inputs;
+  for (Shape& shape : in) inputs.push_back({std::move(shape), dtype});
+  const std::vector<TensorType> outputs{{std::move(out), dtype}};
+  return checked_cost(model, OpInstance{op, inputs, std::move(attrs), outputs});
+}
+
 // ONNX Runtime's com.microsoft.Attention over x [B, S, H] with the packed [H, 3 H'] weight, as
 // the model prices the matrix products it runs: the projection [B*S, H] x [H, 3 H'], the scores
 // [B, S, H'] x [B, H', S] and the context [B, S, S] x [B, S, H'] (the heads split H' without
@@ -195,11 +204,9 @@ std::optional<double> attention_cost(const Graph& graph, const Node& node, const
   if (x.size() != 3 || w.size() != 2 || w[0] != x[2] || w[1] % 3 != 0) return std::nullopt;
   const std::int64_t b = x[0], s = x[1], h = x[2], inner = w[1] / 3;
   const DType dtype = graph.type_of(node.inputs[0]).dtype;
-  const Attrs no_activation{static_cast<std::int64_t>(Activation::kNone)};
   auto product = [&](Shape a, Shape bb, Shape out) {
-    const std::vector<TensorType> inputs{{std::move(a), dtype}, {std::move(bb), dtype}};
-    const std::vector<TensorType> outputs{{std::move(out), dtype}};
-    return checked_cost(model, OpInstance{Op::kMatmul, inputs, no_activation, outputs});
+    return priced(model, Op::kMatmul, {std::move(a), std::move(bb)},
+                  {static_cast<std::int64_t>(Activation::kNone)}, std::move(out), dtype);
   };
   return product({b * s, h}, {h, 3 * inner}, {b * s, 3 * inner}) +
          product({b, s, inner}, {b, inner, s}, {b, s, s}) +
@@ -217,10 +224,7 @@ double decomposed_attention_cost(const Graph& graph, const Node& node, const Cos
   const std::int64_t heads = attr_int(node.attrs[0]);
   const std::int64_t b = q[0], s = q[1], l = k[1], h = q[2] / heads, hv = v[2] / heads;
   auto cost = [&](Op op, std::vector<Shape> in, Attrs attrs, Shape out) {
-    std::vector<TensorType> inputs;
-    for (Shape& shape : in) inputs.push_back({std::move(shape), dtype});
-    const std::vector<TensorType> outputs{{std::move(out), dtype}};
-    return checked_cost(model, OpInstance{op, inputs, std::move(attrs), outputs});
+    return priced(model, op, std::move(in), std::move(attrs), std::move(out), dtype);
   };
   auto transpose = [&](Shape in, std::vector<std::int64_t> perm) {
     Shape out;
@@ -237,11 +241,7 @@ double decomposed_attention_cost(const Graph& graph, const Node& node, const Cos
                  cost(Op::kSoftmax, {scores}, {std::int64_t{3}}, scores) +
                  cost(Op::kMatmul, {scores, {b, heads, l, hv}}, plain, {b, heads, s, hv}) +
                  transpose({b, heads, s, hv}, {0, 2, 1, 3});
-  const Node& bias = graph.node(node.inputs[3].node);
-  const bool zero_bias = bias.op == Op::kWeight && bias.value &&
-                         std::all_of(bias.value->data.begin(), bias.value->data.end(),
-                                     [](double x) { return x == 0; });
-  if (!zero_bias)
+  if (!zero_weight(graph, node.inputs[3]))
     total += cost(Op::kEwAdd, {scores, graph.type_of(node.inputs[3]).shape}, {}, scores);
   if (attr_int(node.attrs[1]) == 1) total += cost(Op::kEwAdd, {scores, {s, l}}, {}, scores);
   return total;
