@@ -86,8 +86,9 @@ using StepHook = std::function<bool(const MctsStep& step, std::size_t step_numbe
 
 // With the planners' step and e-node limits (PlanLimits: max_steps, node_limit).
 struct MctsOptions : PlanLimits {
-  std::size_t simulations = 128;  // per planning step
-  std::size_t rollout_depth = 10;
+  // Per planning step; these two defaults were chosen in bench/results/2026-12-07-search-defaults.
+  std::size_t simulations = 64;
+  std::size_t rollout_depth = 5;
   double gamma = 0.99;
   double exploration = 2.0;         // c in the UCT bonus
   double expand_probability = 0.5;  // below the root, once a child has been visited
