@@ -86,8 +86,8 @@ using StepHook = std::function<bool(const MctsStep& step, std::size_t step_numbe
 
 // With the planners' step and e-node limits (PlanLimits: max_steps, node_limit).
 struct MctsOptions : PlanLimits {
-  // Per planning step; these two defaults were chosen in bench/results/2026-12-07-search-defaults.
-  std::size_t simulations = 64;
+  // These two defaults were chosen in bench/results/2026-12-07-search-defaults.
+  std::size_t simulations = 64;  // per planning step
   std::size_t rollout_depth = 5;
   double gamma = 0.99;
   double exploration = 2.0;         // c in the UCT bonus

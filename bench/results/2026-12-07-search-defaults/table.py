@@ -23,7 +23,8 @@ for directory in sys.argv[1:]:
         cpu = float(times[0]) + float(times[1])
         original, optimized = report["original_cost_ms"], report["optimized_cost_ms"]
         best = BEST_KNOWN_MS[model]
-        share = 100.0 if original - best < 1e-5 * original else 100 * (original - optimized) / (original - best)
+        nothing_to_find = original - best < 1e-5 * original
+        share = 100.0 if nothing_to_find else 100 * (original - optimized) / (original - best)
         mcts = report.get("mcts", {})
         check = report.get("check", {}).get("passed", "-")
         print(f"| {os.path.basename(directory.rstrip('/'))} | {model} | {optimized:.5f} | {share:.1f} | "
